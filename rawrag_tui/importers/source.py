@@ -1,0 +1,110 @@
+"""One view over an export given as a single file, an unpacked folder or a zip.
+
+Importers read members by relative name and never see the filesystem layout,
+so one parser serves all three shapes. Zip members are read in memory through
+the zip file, never extracted, and unsafe members (absolute paths, ``..``,
+symlinks) or a zip bomb are refused before anything is parsed.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import zipfile
+from pathlib import Path, PurePosixPath
+from typing import IO, Iterator
+
+from ..errors import ImportFormatError
+
+#: A zip whose members declare more than this in total is refused unread.
+MAX_UNCOMPRESSED_BYTES = 20 * 1024**3
+#: ...and so is one whose declared size is this many times its compressed size.
+MAX_COMPRESSION_RATIO = 200
+
+
+class ExportSource:
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        if not self.path.exists():
+            raise ImportFormatError(self.path, "any", "no such file or folder")
+        self._zip: zipfile.ZipFile | None = None
+        self._names: list[str]
+        if self.path.is_dir():
+            self.kind = "folder"
+            self._names = sorted(
+                p.relative_to(self.path).as_posix()
+                for p in self.path.rglob("*")
+                if p.is_file() and not p.is_symlink()
+            )
+        elif zipfile.is_zipfile(self.path):
+            self.kind = "zip"
+            try:
+                self._zip = zipfile.ZipFile(self.path)
+            except (zipfile.BadZipFile, OSError) as exc:
+                raise ImportFormatError(self.path, "zip", str(exc)) from None
+            self._names = self._check_zip(self._zip)
+        else:
+            self.kind = "file"
+            self._names = [self.path.name]
+
+    def _check_zip(self, zf: zipfile.ZipFile) -> list[str]:
+        names: list[str] = []
+        total = 0
+        for info in zf.infolist():
+            name = info.filename
+            pure = PurePosixPath(name.replace("\\", "/"))
+            if pure.is_absolute() or ".." in pure.parts or (len(name) > 1 and name[1] == ":"):
+                raise ImportFormatError(self.path, "zip", f"unsafe member path {name!r} refused")
+            mode = info.external_attr >> 16
+            if stat.S_ISLNK(mode):
+                raise ImportFormatError(self.path, "zip", f"member {name!r} is a link; refused")
+            if info.is_dir():
+                continue
+            total += info.file_size
+            if total > MAX_UNCOMPRESSED_BYTES or (
+                info.file_size > 10 * 1024**2
+                and info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1)
+            ):
+                raise ImportFormatError(
+                    self.path, "zip", f"member {name!r} declares {info.file_size} bytes: refused as a zip bomb"
+                )
+            names.append(pure.as_posix())
+        return sorted(names)
+
+    def names(self) -> list[str]:
+        """Relative member names (posix), files only."""
+        return list(self._names)
+
+    def open(self, name: str) -> IO[bytes]:
+        if self._zip is not None:
+            return self._zip.open(name)
+        if self.kind == "file":
+            return open(self.path, "rb")
+        target = (self.path / name).resolve()
+        if self.path.resolve() not in target.parents:
+            raise ImportFormatError(self.path, "folder", f"member {name!r} lies outside the export")
+        return open(target, "rb")
+
+    def read_bytes(self, name: str) -> bytes:
+        with self.open(name) as fh:
+            return fh.read()
+
+    def display(self, name: str) -> str:
+        """How to name a member in an error message."""
+        if self.kind == "file":
+            return str(self.path)
+        return f"{self.path}!{name}" if self.kind == "zip" else str(self.path / name)
+
+    def iter_lines(self, name: str) -> Iterator[bytes]:
+        with self.open(name) as fh:
+            yield from fh
+
+    def close(self) -> None:
+        if self._zip is not None:
+            self._zip.close()
+
+    def __enter__(self) -> "ExportSource":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,46 @@
+"""The three model roles, as small protocols the pipeline depends on.
+
+Concrete runtimes (ONNX Runtime, llama.cpp) live in sibling modules and are
+imported lazily, so nothing outside ``models/`` ever imports them.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Literal, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+EmbedKind = Literal["query", "document"]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    #: Identifies the vectors this embedder makes (model id + dims + weights
+    #: hash); vectors of two fingerprints are never mixed in one search.
+    fingerprint: str
+    dims: int
+
+    def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> np.ndarray:
+        """L2-normalised float32 array of shape (len(texts), dims)."""
+        ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    name: str
+
+    def score(self, query: str, docs: Sequence[str]) -> list[float]:
+        """One relevance score per doc; higher is more relevant."""
+        ...
+
+
+@runtime_checkable
+class Reader(Protocol):
+    name: str
+    context_tokens: int
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def answer(self, prompt: str, max_tokens: int = 256) -> Iterator[str]:
+        """Streams the answer's text pieces (temperature 0)."""
+        ...

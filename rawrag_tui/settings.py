@@ -1,0 +1,148 @@
+"""Every tunable number and name, in one place, typed, with overrides.
+
+Precedence, lowest first: the defaults below, ``config.toml`` in the home
+directory, ``RAWRAG_<SECTION>_<FIELD>`` environment variables, then what the
+caller (a CLI flag, a test) passes to :func:`load_settings`. The recipe's
+numbers are the paper's (256-token windows, stride 224, recall 128, keep 15).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import UserError
+
+ENV_PREFIX = "RAWRAG_"
+CONFIG_NAME = "config.toml"
+DB_NAME = "rawrag.db"
+
+
+@dataclass(frozen=True)
+class WindowSettings:
+    """How raw history is serialised and cut; part of every window's identity."""
+
+    tokens: int = 256
+    stride: int = 224  # 32 tokens of overlap
+    encoding: str = "cl100k_base"
+    #: Bump when the line format in retrieval/serialise.py changes.
+    serialisation: int = 1
+
+    def key(self) -> str:
+        return f"{self.encoding}:{self.tokens}/{self.stride}:s{self.serialisation}"
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    mode: str = "hybrid"  # dense | lexical | hybrid (measured best on LoCoMo: see README)
+    candidates: int = 128  # recall depth N per channel
+    top_k: int = 15  # windows kept after rerank
+    rrf_k: int = 60  # reciprocal-rank fusion constant
+    rerank_depth: int = 128  # how many fused candidates the reranker sees
+    expand: bool = True  # grow windows to full messages
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    profile: str = "bundled"
+    embed_batch: int = 32
+    #: Longest input the bundled embedder sees, in its own (WordPiece) tokens.
+    embed_max_tokens: int = 512
+    #: auto: CUDA when onnxruntime-gpu sees a GPU, else CPU. Or "cpu" / "cuda".
+    device: str = "auto"
+    threads: int = 0  # 0 = let the runtime decide (physical cores)
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path
+    window: WindowSettings = field(default_factory=WindowSettings)
+    retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
+    models: ModelSettings = field(default_factory=ModelSettings)
+    #: UI binding id -> key(s); overrides the app's defaults.
+    keymap: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / DB_NAME
+
+    @property
+    def models_dir(self) -> Path:
+        return self.home / "models"
+
+
+SECTIONS: dict[str, type] = {
+    "window": WindowSettings,
+    "retrieval": RetrievalSettings,
+    "models": ModelSettings,
+}
+
+
+def default_home() -> Path:
+    env = os.environ.get(ENV_PREFIX + "HOME")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("rawrag", appauthor=False))
+
+
+def _coerce(value: Any, target: Any, where: str) -> Any:
+    kind = type(target)
+    try:
+        if kind is bool and isinstance(value, str):
+            if value.lower() in ("1", "true", "yes", "on"):
+                return True
+            if value.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        return kind(value)
+    except (TypeError, ValueError):
+        raise UserError(f"setting {where}: {value!r} is not a valid {kind.__name__}") from None
+
+
+def _section(cls: type, name: str, config: dict[str, Any], overrides: dict[str, Any]) -> Any:
+    base = cls()
+    values: dict[str, Any] = {}
+    known = {f.name for f in dataclasses.fields(cls)}
+    stray = set(config.get(name, {})) - known
+    if stray:
+        raise UserError(f"config [{name}]: unknown setting(s) {', '.join(sorted(stray))}")
+    for f in dataclasses.fields(cls):
+        where = f"{name}.{f.name}"
+        env = os.environ.get(f"{ENV_PREFIX}{name.upper()}_{f.name.upper()}")
+        for value in (config.get(name, {}).get(f.name), env, overrides.get(name, {}).get(f.name)):
+            if value is not None:
+                values[f.name] = _coerce(value, getattr(base, f.name), where)
+    return dataclasses.replace(base, **values)
+
+
+def read_config(home: Path) -> dict[str, Any]:
+    path = home / CONFIG_NAME
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: not valid TOML: {exc}") from None
+
+
+def load_settings(home: str | Path | None = None, **overrides: dict[str, Any]) -> Settings:
+    """Settings for ``home`` (default: ``RAWRAG_HOME`` or the platform data dir).
+
+    ``overrides`` are per-section dicts, e.g. ``retrieval={"mode": "dense"}``;
+    ``None`` values are ignored so CLI flags can be passed straight through.
+    """
+    home_path = Path(home).expanduser() if home else default_home()
+    config = read_config(home_path)
+    unknown = set(config) - set(SECTIONS) - {"keymap"}
+    if unknown:
+        raise UserError(f"{home_path / CONFIG_NAME}: unknown section(s) {', '.join(sorted(unknown))}")
+    cleaned = {k: {kk: vv for kk, vv in v.items() if vv is not None} for k, v in overrides.items()}
+    sections = {name: _section(cls, name, config, cleaned) for name, cls in SECTIONS.items()}
+    keymap = {str(k): str(v) for k, v in config.get("keymap", {}).items()}
+    return Settings(home=home_path, keymap=keymap, **sections)
