@@ -1,0 +1,78 @@
+"""What a search returns: hits (windows with scores) and the raw messages behind them."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class EvidenceMessage:
+    """One original message, exactly as exported, with where it came from."""
+
+    message_id: int  # row id in the store
+    external_id: str  # the id in the original export (LoCoMo: dia_id)
+    conversation_id: int
+    conversation: str  # conversation title
+    seq: int  # position in its conversation
+    timestamp: str | None  # ISO-8601; "Z"-suffixed when UTC, naive when local time
+    speaker: str
+    role: str
+    text: str
+    captions: tuple[str, ...] = ()
+    attachments: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["captions"] = list(self.captions)
+        d["attachments"] = list(self.attachments)
+        return d
+
+
+@dataclass
+class Hit:
+    """One kept window: its scores through every stage and its expanded messages."""
+
+    window_id: int
+    conversation_id: int
+    conversation: str
+    rank: int  # 1-based, after rerank
+    text: str  # the window's serialised text (what was embedded)
+    scores: dict[str, float] = field(default_factory=dict)  # dense, lexical, fused, rerank
+    ranks: dict[str, int] = field(default_factory=dict)  # rank in each channel (1-based)
+    messages: list[EvidenceMessage] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "window_id": self.window_id,
+            "rank": self.rank,
+            "conversation_id": self.conversation_id,
+            "conversation": self.conversation,
+            "scores": self.scores,
+            "ranks": self.ranks,
+            "text": self.text,
+            "messages": [m.to_json() for m in self.messages],
+        }
+
+
+@dataclass
+class SearchResult:
+    query: str
+    mode: str
+    hits: list[Hit]
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+
+    def evidence(self) -> list[EvidenceMessage]:
+        """The hits' messages, deduplicated, ordered by conversation then time."""
+        seen: dict[int, EvidenceMessage] = {}
+        for hit in self.hits:
+            for m in hit.messages:
+                seen.setdefault(m.message_id, m)
+        return sorted(seen.values(), key=lambda m: (m.conversation_id, m.seq))
+
+    def to_json(self) -> dict:
+        return {
+            "query": self.query,
+            "mode": self.mode,
+            "hits": [h.to_json() for h in self.hits],
+            "timings": self.timings,
+        }
