@@ -232,6 +232,21 @@ class Memory:
         self.store.scrub()
         return removed
 
+    # -- browsing (for the faces) ----------------------------------------------
+
+    def sources(self) -> list[dict]:
+        return self.store.sources()
+
+    def conversations(self, source_id: int | None = None, text_filter: str | None = None) -> list[dict]:
+        return self.store.conversations(source_id, text_filter)
+
+    def conversation(self, conversation_id: int) -> dict | None:
+        return self.store.conversation(conversation_id)
+
+    def messages(self, conversation_id: int, offset: int = 0, limit: int = -1) -> list[dict]:
+        """A conversation's messages in time order (all branches; ``on_main_branch`` marks the shown one)."""
+        return self.store.messages(conversation_id, offset, limit)
+
     # -- status ----------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
