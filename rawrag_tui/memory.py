@@ -230,6 +230,9 @@ class Memory:
             indexing.window_pending(self.store, self.settings.window)
             removed["vectors"] = self.store.collect_garbage()
         self.store.scrub()
+        if removed["rewindow"]:
+            # conversations that lost messages have new tail windows: keep search complete
+            self.index()
         return removed
 
     # -- browsing (for the faces) ----------------------------------------------

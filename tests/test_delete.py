@@ -1,0 +1,66 @@
+"""Deletion really deletes: the text is gone from every byte of the database files."""
+
+import pytest
+
+from rawrag_tui.errors import UserError
+
+from .conftest import write_jsonl
+
+SECRET = "Zanzibarquux passphrase is violet-armadillo-4471"
+
+
+def store_bytes(home):
+    return b"".join(p.read_bytes() for p in sorted(home.iterdir()) if p.name.startswith("rawrag.db"))
+
+
+def history(tmp_path, name, conv, secret=None, n=12):
+    rows = [{"conversation": conv, "id": f"{conv}-{i}", "timestamp": f"2025-03-01T10:{i:02d}:00Z", "speaker": "Kim",
+             "text": f"ordinary chatter {i} about gardening and tomatoes " * 3} for i in range(n)]
+    if secret:
+        rows[5]["text"] = secret
+    return write_jsonl(tmp_path / name, rows)
+
+
+def test_delete_conversation_leaves_no_trace_in_the_file(open_memory, tmp_path, home):
+    mem = open_memory()
+    mem.import_path(history(tmp_path, "a.jsonl", "secret-chat", SECRET))
+    mem.import_path(history(tmp_path, "b.jsonl", "other-chat"))
+    mem.store.conn.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)")
+    assert SECRET.encode() in store_bytes(home)  # the check below can fail
+    cid = mem.store.conversation_id("jsonl", "secret-chat")
+    removed = mem.delete_conversation(cid)
+    assert removed["messages"] == 12 and removed["vectors"] >= 1
+    raw = store_bytes(home)
+    for needle in (SECRET, "Zanzibarquux", "zanzibarquux", "violet-armadillo", "armadillo"):
+        assert needle.encode() not in raw, needle
+    # everything derived from it is gone, the rest is intact
+    s = mem.store
+    assert s._one("SELECT COUNT(*) FROM windows WHERE conversation_id = ?", (cid,))[0] == 0
+    assert s._rows("SELECT rowid FROM windows_fts WHERE windows_fts MATCH 'zanzibarquux'") == []
+    assert s._one("SELECT COUNT(*) FROM vectors")[0] == s.counts()["windows"] > 0
+    assert s.counts()["conversations"] == 1
+    assert mem.search("gardening tomatoes").hits
+    assert not any("armadillo" in m.text for m in mem.search("violet armadillo passphrase").evidence())
+
+
+def test_delete_source_removes_what_that_import_added(open_memory, tmp_path, home):
+    mem = open_memory()
+    first = mem.import_path(history(tmp_path, "a.jsonl", "chat", n=6))
+    rows = [{"conversation": "chat", "id": "late", "timestamp": "2025-04-01T10:00:00Z", "speaker": "Kim", "text": SECRET}]
+    second = mem.import_path(write_jsonl(tmp_path / "b.jsonl", rows))
+    assert second.messages_added == 1
+    mem.delete_source(second.source_id)
+    assert mem.store.counts()["messages"] == 6 and mem.store.counts()["sources"] == 1
+    assert SECRET.encode() not in store_bytes(home) and b"armadillo" not in store_bytes(home)
+    assert mem.status()["pending_embeddings"] == 0
+    mem.delete_source(first.source_id)
+    assert mem.store.counts() == {"sources": 0, "conversations": 0, "messages": 0, "windows": 0}
+    assert b"gardening" not in store_bytes(home)
+
+
+def test_deleting_unknown_ids_is_a_user_error(open_memory):
+    mem = open_memory()
+    with pytest.raises(UserError, match="no conversation with id 99"):
+        mem.delete_conversation(99)
+    with pytest.raises(UserError, match="no source with id 7"):
+        mem.delete_source(7)
