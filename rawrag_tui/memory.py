@@ -190,8 +190,9 @@ class Memory:
             self.store.collect_garbage()
         if self.store.counts()["windows"] == 0:
             return {"windows_written": rewindowed, "embedded": 0}
-        embedded = indexing.embed_pending(self.store, self.embedder, progress=progress)
         self._remember_fingerprint()
+        embedded = indexing.embed_pending(self.store, self.embedder, batch=self.settings.models.commit_batch,
+                                          progress=progress)
         return {"windows_written": rewindowed, "embedded": embedded}
 
     # -- search ----------------------------------------------------------------

@@ -49,7 +49,9 @@ class RetrievalSettings:
 @dataclass(frozen=True)
 class ModelSettings:
     profile: str = "bundled"
-    embed_batch: int = 32
+    embed_batch: int = 32  # texts per model call
+    #: windows embedded per committed transaction: what a killed `index` can lose
+    commit_batch: int = 256
     #: Longest input the bundled embedder sees, in its own (WordPiece) tokens.
     embed_max_tokens: int = 512
     #: auto: CUDA when onnxruntime-gpu sees a GPU, else CPU. Or "cpu" / "cuda".
