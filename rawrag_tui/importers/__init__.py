@@ -20,6 +20,7 @@ from .source import ExportSource
 FORMATS: dict[str, str] = {
     "locomo": "rawrag_tui.importers.locomo",
     "chatgpt": "rawrag_tui.importers.chatgpt",
+    "claude": "rawrag_tui.importers.claude",
     "slack": "rawrag_tui.importers.slack",
     "jsonl": "rawrag_tui.importers.jsonl",
 }
