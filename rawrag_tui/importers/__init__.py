@@ -22,6 +22,7 @@ FORMATS: dict[str, str] = {
     "chatgpt": "rawrag_tui.importers.chatgpt",
     "claude": "rawrag_tui.importers.claude",
     "slack": "rawrag_tui.importers.slack",
+    "discord": "rawrag_tui.importers.discord",
     "telegram": "rawrag_tui.importers.telegram",
     "whatsapp": "rawrag_tui.importers.whatsapp",
     "jsonl": "rawrag_tui.importers.jsonl",
