@@ -271,11 +271,16 @@ def from_unix(value: Any, what: str = "time") -> datetime | None:
         raise ValueError(f"{what} is not a time: {value!r}")
     if isinstance(value, str):
         # Exact, not through float: Slack's "1709280060.000300" keeps its microseconds.
-        match = re.fullmatch(r"(\d{1,11})(?:\.(\d{1,9}))?", value.strip())
-        if not match:
+        sec, _, frac = value.strip().partition(".")
+        if not (
+            sec.isascii() and sec.isdigit() and len(sec) <= 11
+            and (not frac or (frac.isascii() and frac.isdigit() and len(frac) <= 9))
+        ):
             raise ValueError(f"{what} is not epoch seconds: {value!r:.40}")
-        micros = int((match.group(2) or "0")[:6].ljust(6, "0"))
-        return from_unix(int(match.group(1)), what) + timedelta(microseconds=micros)
+        seconds = int(sec)
+        if seconds >= 32503680000:
+            raise ValueError(f"{what} is not a plausible time: {value!r:.40}")
+        return datetime.fromtimestamp(seconds, tz=timezone.utc) + timedelta(microseconds=int(frac[:6].ljust(6, "0")))
     if not isinstance(value, (int, float)) or not (0 <= value < 32503680000):  # before year 3000
         raise ValueError(f"{what} is not a plausible time: {value!r:.40}")
     return datetime.fromtimestamp(value, tz=timezone.utc)
