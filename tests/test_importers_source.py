@@ -92,3 +92,18 @@ def test_lead_formats_not_claimed(tmp_path):
 
 def test_lead_entries_kept_in_formats():
     assert {"locomo", "jsonl"} <= set(FORMATS) and set(OURS) <= set(FORMATS)
+
+
+def test_windows_backslash_members_are_readable(tmp_path):
+    path = tmp_path / "win.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("export\\conversations.json", b"[]")
+    with ExportSource(path) as source:
+        assert source.names() == ["export/conversations.json"]
+        assert source.read_bytes("export/conversations.json") == b"[]"
+
+
+@pytest.mark.parametrize("name", ["..\\outside.json", "a\\..\\..\\x.json"])
+def test_windows_backslash_traversal_refused(tmp_path, name):
+    with pytest.raises(ImportFormatError, match="unsafe member path"):
+        ExportSource(_zip_with(tmp_path, zipfile.ZipInfo(name)))
