@@ -8,10 +8,13 @@ to a reference in the same child: the bare JSON decoding of the same files
 (``json.loads`` per Slack day file; ijson item iteration for ChatGPT), so
 the ratio says what our conversion costs on top of reading JSON at all.
 
-A second, smaller ChatGPT export (a fifth of the size) shows whether peak
-memory grows with the file (it should not: the file is streamed).
+A Telegram Desktop ``result.json`` of 100 chats of 1,000 messages is
+measured the same way. For ChatGPT and Telegram a second export a fifth of
+the size shows whether peak memory grows with the file (it should not: both
+are streamed one conversation at a time).
 
-    python bench/import_throughput.py [--slack-messages N] [--chatgpt-conversations N] [--keep DIR]
+    python bench/import_throughput.py [--slack-messages N] [--chatgpt-conversations N]
+                                      [--telegram-chats N] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -132,6 +135,29 @@ def make_chatgpt(folder: Path, conversations: int, seed: int = 2) -> int:
     return written
 
 
+def make_telegram(folder: Path, chats: int, per_chat: int = 1000, seed: int = 3) -> int:
+    """A full Telegram Desktop export: one result.json with `chats` chats."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True)
+    written = 0
+    with open(folder / "result.json", "w") as fh:
+        fh.write('{"about": "bench", "personal_information": {"user_id": 1, "first_name": "Me"}, "chats": {"about": "", "list": [')
+        for i in range(chats):
+            messages = []
+            for j in range(per_chat):
+                unix = 1_700_000_000 + i * 100_000 + j * 60
+                messages.append({
+                    "id": j + 1, "type": "message", "date": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(unix)),
+                    "date_unixtime": str(unix), "from": f"Person {j % 3}", "from_id": f"user{j % 3}",
+                    "text": sentence(rng, rng.randint(4, 30)) if j % 10 else ["see ", {"type": "link", "text": "https://example.org"}],
+                })
+                written += 1
+            chat = {"name": f"Chat {i}", "type": "personal_chat", "id": 10_000 + i, "messages": messages}
+            fh.write(("," if i else "") + json.dumps(chat))
+        fh.write("]}}")
+    return written
+
+
 # -- child: one measurement ---------------------------------------------------------
 
 
@@ -145,6 +171,12 @@ def child(fmt: str, path: str, reference: bool) -> None:
             for p in Path(path).rglob("*.json"):
                 data = json.loads(p.read_bytes())
                 n += len(data) if isinstance(data, list) else 0
+        elif fmt == "telegram":
+            import ijson
+
+            with open(Path(path) / "result.json", "rb") as fh:
+                for chat in ijson.items(fh, "chats.list.item", use_float=True):
+                    n += len(chat["messages"])
         else:
             import ijson
 
@@ -186,6 +218,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slack-messages", type=int, default=100_000)
     parser.add_argument("--chatgpt-conversations", type=int, default=10_000)
+    parser.add_argument("--telegram-chats", type=int, default=100, help="of 1,000 messages each")
     parser.add_argument("--keep", type=Path, help="generate into this folder and keep it")
     parser.add_argument("--child", nargs=2, metavar=("FORMAT", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
@@ -219,6 +252,14 @@ def main() -> None:
             size = (folder / "conversations.json").stat().st_size / 1024**2
             print(f"generated ChatGPT export: {count:,} conversations, {n:,} messages, {size:.0f} MiB, in {time.perf_counter() - t:.1f} s")
             report(f"chatgpt ({count:,} conversations)", measure("chatgpt", folder), measure("chatgpt", folder, reference=True))
+
+        for count in (args.telegram_chats // 5, args.telegram_chats):
+            folder = base / f"telegram-{count}"
+            t = time.perf_counter()
+            n = make_telegram(folder, count)
+            size = (folder / "result.json").stat().st_size / 1024**2
+            print(f"generated Telegram export: {count:,} chats, {n:,} messages, {size:.0f} MiB, in {time.perf_counter() - t:.1f} s")
+            report(f"telegram ({count:,} chats)", measure("telegram", folder), measure("telegram", folder, reference=True))
     finally:
         if tmp:
             tmp.cleanup()
