@@ -136,3 +136,11 @@ def test_decode_edge_cases():
     assert slack.decode("<@U1|annie> <@U1> <#C1> <!everyone> <!subteam^S9>", directory) == "@annie @ann #dev @everyone @subteam"
     assert slack.decode("a &lt;b&gt; &amp;amp; <https://x.org?a=1&amp;b=2>", directory) == "a <b> &amp; https://x.org?a=1&b=2"
     assert slack.decode("<http://x.org|http://x.org> <>", directory) == "http://x.org <>"
+
+
+def test_slackdump_standard_layout_with_attachment_folders(tmp_path):
+    folder = copy_fixture("slack/workspace", tmp_path / "ws")
+    (folder / "general" / "attachments").mkdir()
+    (folder / "general" / "attachments" / "F01-plan.pdf").write_bytes(b"%PDF-1.4")
+    (folder / "general" / "attachments" / "2024-03-09.json").write_text("not a day file")
+    assert parse_all(slack, folder)[0] == parse_all(slack, WORKSPACE)[0]

@@ -233,7 +233,7 @@ def _content(content: dict, files: dict[str, str]) -> tuple[str, list[str]]:
             kind = part.get("content_type")
             if kind == "audio_transcription":
                 texts.append(c.text_of(part.get("text"), "audio_transcription.text"))
-            elif kind == "image_asset_pointer" or "asset_pointer" in part and kind != "audio_asset_pointer":
+            elif kind == "image_asset_pointer" or ("asset_pointer" in part and kind != "audio_asset_pointer"):
                 pointer = c.text_of(part.get("asset_pointer"), "asset_pointer")
                 captions.append(f"image: {_file_name(pointer, files)}")
             elif kind == "real_time_user_audio_video_asset_pointer":
