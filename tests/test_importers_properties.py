@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from rawrag_tui.errors import ImportFormatError
 from rawrag_tui.importers import FORMATS, ExportSource, ParseStats
-from importers_support import FIXTURES, assert_clean, zip_folder
+from tests.importers_support import FIXTURES, assert_clean, zip_folder
 
 OURS = ["chatgpt", "claude", "slack", "discord", "telegram", "whatsapp"]
 FIXTURE_SETS = {

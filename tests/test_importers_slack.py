@@ -9,7 +9,7 @@ import pytest
 
 from rawrag_tui.errors import ImportFormatError
 from rawrag_tui.importers import ExportSource, slack
-from importers_support import FIXTURES, by_id, copy_fixture, detect_format, parse_all, texts, zip_folder
+from tests.importers_support import FIXTURES, by_id, copy_fixture, detect_format, parse_all, zip_folder
 
 WORKSPACE = FIXTURES / "slack" / "workspace"
 P = "1709280000.000200"

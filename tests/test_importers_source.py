@@ -11,7 +11,7 @@ import pytest
 
 from rawrag_tui.errors import ImportFormatError
 from rawrag_tui.importers import FORMATS, ExportSource
-from importers_support import FIXTURES, detect_format, zip_folder
+from tests.importers_support import FIXTURES, detect_format, zip_folder
 
 OURS = ["chatgpt", "claude", "slack", "discord", "telegram", "whatsapp"]
 EXAMPLES = {

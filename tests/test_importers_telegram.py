@@ -9,7 +9,7 @@ import pytest
 
 from rawrag_tui.errors import ImportFormatError
 from rawrag_tui.importers import ExportSource, telegram
-from importers_support import FIXTURES, by_id, detect_format, parse_all, texts, zip_folder
+from tests.importers_support import FIXTURES, by_id, detect_format, parse_all, texts, zip_folder
 
 FULL = FIXTURES / "telegram" / "full"
 SINGLE = FIXTURES / "telegram" / "single"

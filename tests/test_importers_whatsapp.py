@@ -9,7 +9,7 @@ import pytest
 
 from rawrag_tui.errors import ImportFormatError
 from rawrag_tui.importers import ExportSource, whatsapp
-from importers_support import FIXTURES, detect_format, parse_all, texts
+from tests.importers_support import FIXTURES, detect_format, parse_all
 
 WA = FIXTURES / "whatsapp"
 ANDROID_EN = WA / "android_en" / "WhatsApp Chat with Alice.txt"
