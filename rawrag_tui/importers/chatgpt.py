@@ -65,8 +65,9 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
             total += 1
             where = f"conversations[{index}]"
             cursor.at(member, where)
+            local = ParseStats()  # a broken conversation counts no skips
             try:
-                conv = _conversation(raw, files, stats)
+                conv = _conversation(raw, files, local)
             except c.STRUCTURAL_ERRORS as exc:
                 label = raw.get("id") if isinstance(raw, dict) else None
                 stats.errors.append(
@@ -78,6 +79,7 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
             if conv.external_id in seen_ids:
                 stats.skip("duplicate_conversation")
                 continue
+            stats.skipped.update(local.skipped)
             seen_ids.add(conv.external_id)
             if not conv.messages:
                 stats.skip("empty_conversation")

@@ -54,8 +54,9 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
         total += 1
         where = f"conversations[{index}]"
         cursor.at(member, where)
+        local = ParseStats()  # a broken conversation counts no skips
         try:
-            conv = _conversation(raw, stats)
+            conv = _conversation(raw, local)
         except c.STRUCTURAL_ERRORS as exc:
             label = raw.get("uuid") if isinstance(raw, dict) else None
             stats.errors.append(
@@ -67,6 +68,7 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
         if conv.external_id in seen:
             stats.skip("duplicate_conversation")
             continue
+        stats.skipped.update(local.skipped)
         seen.add(conv.external_id)
         if not conv.messages:
             stats.skip("empty_conversation")

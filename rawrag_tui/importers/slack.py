@@ -289,8 +289,10 @@ def _message(raw: Any, directory: _Directory, stats: ParseStats) -> Message | No
         name = f.get("name") or f.get("title")
         if isinstance(name, str) and name:
             files.append(c.text_of(name, "file name"))
-        elif f.get("mode") in ("tombstone", "hidden_by_limit"):
-            files.append(f"(file {f['mode'].replace('_', ' ')})")
+        elif f.get("mode") == "tombstone":
+            files.append("(file deleted)")
+        elif f.get("mode") == "hidden_by_limit":
+            files.append("(file hidden by limit)")
     if not text.strip() and not files:
         stats.skip("empty")
         return None
