@@ -14,9 +14,17 @@ from ..errors import ImportFormatError, UserError
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
-#: Format name -> module, in detection order (most specific first).
+#: Format name -> module, in detection order (most specific first). Each
+#: detector looks at member names and the first bytes only, and none of ours
+#: claims a LoCoMo JSON or a JSON-lines file.
 FORMATS: dict[str, str] = {
     "locomo": "rawrag_tui.importers.locomo",
+    "chatgpt": "rawrag_tui.importers.chatgpt",
+    "claude": "rawrag_tui.importers.claude",
+    "slack": "rawrag_tui.importers.slack",
+    "discord": "rawrag_tui.importers.discord",
+    "telegram": "rawrag_tui.importers.telegram",
+    "whatsapp": "rawrag_tui.importers.whatsapp",
     "jsonl": "rawrag_tui.importers.jsonl",
 }
 

@@ -28,6 +28,9 @@ class ExportSource:
         if not self.path.exists():
             raise ImportFormatError(self.path, "any", "no such file or folder")
         self._zip: zipfile.ZipFile | None = None
+        #: Normalised member name -> the name stored in the zip (Windows
+        #: zippers may store "a\\b.json"; importers always see "a/b.json").
+        self._zip_names: dict[str, str] = {}
         self._names: list[str]
         if self.path.is_dir():
             self.kind = "folder"
@@ -69,6 +72,7 @@ class ExportSource:
                     self.path, "zip", f"member {name!r} declares {info.file_size} bytes: refused as a zip bomb"
                 )
             names.append(pure.as_posix())
+            self._zip_names[pure.as_posix()] = name
         return sorted(names)
 
     def names(self) -> list[str]:
@@ -77,7 +81,7 @@ class ExportSource:
 
     def open(self, name: str) -> IO[bytes]:
         if self._zip is not None:
-            return self._zip.open(name)
+            return self._zip.open(self._zip_names.get(name, name))
         if self.kind == "file":
             return open(self.path, "rb")
         target = (self.path / name).resolve()

@@ -1,0 +1,391 @@
+"""Helpers every importer shares: JSON with error locations, times, stable ids.
+
+Importers must end either in clean records or in one ``ImportFormatError``
+naming file, format and place, whatever bytes they are fed. The helpers here
+make that cheap: JSON loading that reports line/column or JSON path, value
+accessors that raise a located error instead of a bare ``TypeError``, and a
+guard that turns any leftover structural surprise into the same error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import zlib
+import zipfile
+from datetime import datetime, timedelta, timezone
+from functools import wraps
+from typing import IO, Any, Callable, Iterator
+
+from ..errors import ImportFormatError
+from .records import Conversation, Message
+from .source import ExportSource
+
+#: How much of a member detectors look at.
+HEAD_BYTES = 64 * 1024
+
+#: Exceptions that mean "the content is not what this format promises". They
+#: become one ImportFormatError line; anything else stays a bug with traceback.
+STRUCTURAL_ERRORS: tuple[type[BaseException], ...] = (
+    KeyError,
+    TypeError,
+    AttributeError,
+    ValueError,  # includes json.JSONDecodeError, UnicodeDecodeError
+    IndexError,
+    OverflowError,
+    RecursionError,
+    EOFError,
+    zlib.error,
+    zipfile.BadZipFile,
+)
+
+
+class Cursor:
+    """Where a parser is, so a late surprise can still name the place."""
+
+    __slots__ = ("member", "where")
+
+    def __init__(self) -> None:
+        self.member: str | None = None
+        self.where: str | None = None
+
+    def at(self, member: str | None = None, where: str | None = None) -> "Cursor":
+        if member is not None:
+            self.member = member
+        self.where = where
+        return self
+
+
+def describe(exc: BaseException) -> str:
+    """One readable line for an exception raised by malformed content."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    name = type(exc).__name__
+    if isinstance(exc, KeyError):
+        return f"missing field {text}"
+    if isinstance(exc, (TypeError, AttributeError)):
+        return f"unexpected value type ({text})"
+    return f"{name}: {text}" if text else name
+
+
+def guarded(fmt: str) -> Callable:
+    """Wrap ``parse(source, stats)`` so no structural exception escapes raw.
+
+    The wrapped generator passes a :class:`Cursor` as keyword ``cursor``; on
+    an unexpected error the cursor's member and place go into the message.
+    """
+
+    def decorate(parse: Callable[..., Iterator[Conversation]]) -> Callable[..., Iterator[Conversation]]:
+        @wraps(parse)
+        def wrapper(source: ExportSource, stats) -> Iterator[Conversation]:
+            cursor = Cursor()
+            try:
+                yield from parse(source, stats, cursor=cursor)
+            except ImportFormatError:
+                raise
+            except STRUCTURAL_ERRORS + _ijson_errors() as exc:
+                path = source.display(cursor.member) if cursor.member else source.path
+                raise ImportFormatError(path, fmt, describe(exc), cursor.where) from None
+
+        return wrapper
+
+    return decorate
+
+
+def _ijson_errors() -> tuple[type[BaseException], ...]:
+    import ijson
+
+    return (ijson.JSONError, ijson.IncompleteJSONError)
+
+
+# -- members and detection ---------------------------------------------------
+
+
+def head(source: ExportSource, name: str, size: int = HEAD_BYTES) -> str:
+    """The first bytes of a member as text, for detectors; '' if unreadable."""
+    try:
+        with source.open(name) as fh:
+            data = fh.read(size)
+    except (OSError, *STRUCTURAL_ERRORS):
+        return ""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.decode("utf-8", "replace")
+
+
+def basename(name: str) -> str:
+    return name.rsplit("/", 1)[-1]
+
+
+def dirname(name: str) -> str:
+    return name.rsplit("/", 1)[0] if "/" in name else ""
+
+
+# -- JSON ---------------------------------------------------------------------
+
+
+def load_json(source: ExportSource, name: str, fmt: str) -> Any:
+    """A whole (small) JSON member, or an error naming line and column."""
+    try:
+        raw = source.read_bytes(name)
+    except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
+        raise ImportFormatError(source.display(name), fmt, f"cannot read: {exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportFormatError(source.display(name), fmt, "not UTF-8 text", f"byte {exc.start}") from None
+    if not text.strip():
+        raise ImportFormatError(source.display(name), fmt, "empty file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportFormatError(
+            source.display(name), fmt, f"malformed JSON: {exc.msg}", f"line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise ImportFormatError(source.display(name), fmt, "JSON nested too deeply") from None
+
+
+class _CountingReader:
+    """A byte stream that remembers how far it has been read (for locations)."""
+
+    def __init__(self, fh: IO[bytes]):
+        self._fh = fh
+        self.offset = 0
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._fh.read(n)
+        self.offset += len(data)
+        return data
+
+
+def first_char(source: ExportSource, name: str) -> str:
+    """The first non-blank character of a member ('' when blank)."""
+    with source.open(name) as fh:
+        while True:
+            chunk = fh.read(4096)
+            if not chunk:
+                return ""
+            stripped = chunk.lstrip(b"\xef\xbb\xbf \t\r\n")
+            if stripped:
+                return chr(stripped[0])
+
+
+def stream_items(source: ExportSource, name: str, fmt: str, prefix: str, label: str) -> Iterator[Any]:
+    """Items of the array at ``prefix`` (ijson syntax) of a member, one at a time.
+
+    Memory stays at one item however big the file. A parse error names the
+    item index and the byte offset reached.
+    """
+    import ijson
+
+    index = -1
+    with source.open(name) as raw:
+        reader = _CountingReader(raw)
+        try:
+            for index, item in enumerate(ijson.items(reader, prefix, use_float=True)):
+                yield item
+        except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError, EOFError, zlib.error) as exc:
+            problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ImportFormatError(
+                source.display(name),
+                fmt,
+                f"malformed JSON: {problem[:120]}",
+                f"{label}[{index + 1}], before byte {reader.offset}",
+            ) from None
+
+
+def scalars_before(source: ExportSource, name: str, stop_key: str, keys: set[str]) -> dict[str, Any]:
+    """Top-level scalar fields of a JSON object that precede ``stop_key``.
+
+    Lets a streaming parser learn a chat's name and id without loading its
+    messages. Reads only up to ``stop_key``.
+    """
+    import ijson
+
+    found: dict[str, Any] = {}
+    with source.open(name) as fh:
+        current = None
+        for prefix, event, value in ijson.parse(fh, use_float=True):
+            if prefix == "" and event == "map_key":
+                if value == stop_key:
+                    break
+                current = value
+            elif prefix == current and current in keys and event in ("string", "number", "boolean", "null"):
+                found[current] = value
+    return found
+
+
+# -- values -------------------------------------------------------------------
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def text_of(value: Any, what: str) -> str:
+    """A string field (None -> ''), cleaned of lone surrogates a DB would refuse."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise TypeError(f"{what} should be text, got {type(value).__name__}")
+    text = value if isinstance(value, str) else str(value)
+    if _SURROGATES.search(text):
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def id_of(value: Any, what: str) -> str:
+    """An identifier field: non-empty text or integer, as a string."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
+        raise ValueError(f"{what} missing or not an id ({value!r:.40})")
+    return text_of(value, what)
+
+
+def dict_of(value: Any, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} should be an object, got {type(value).__name__}")
+    return value
+
+
+def list_of(value: Any, what: str, allow_none: bool = True) -> list:
+    if value is None and allow_none:
+        return []
+    if not isinstance(value, list):
+        raise TypeError(f"{what} should be a list, got {type(value).__name__}")
+    return value
+
+
+def maybe_dict(value: Any) -> dict:
+    """Optional nested object: anything but a dict counts as absent."""
+    return value if isinstance(value, dict) else {}
+
+
+# -- times --------------------------------------------------------------------
+
+
+def from_unix(value: Any, what: str = "time") -> datetime | None:
+    """Epoch seconds (number or numeric string) -> aware UTC; None stays None."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"{what} is not a time: {value!r}")
+    if isinstance(value, str):
+        # Exact, not through float: Slack's "1709280060.000300" keeps its microseconds.
+        sec, _, frac = value.strip().partition(".")
+        if not (
+            sec.isascii() and sec.isdigit() and len(sec) <= 11
+            and (not frac or (frac.isascii() and frac.isdigit() and len(frac) <= 9))
+        ):
+            raise ValueError(f"{what} is not epoch seconds: {value!r:.40}")
+        seconds = int(sec)
+        if seconds >= 32503680000:
+            raise ValueError(f"{what} is not a plausible time: {value!r:.40}")
+        return datetime.fromtimestamp(seconds, tz=timezone.utc) + timedelta(microseconds=int(frac[:6].ljust(6, "0")))
+    if not isinstance(value, (int, float)) or not (0 <= value < 32503680000):  # before year 3000
+        raise ValueError(f"{what} is not a plausible time: {value!r:.40}")
+    return datetime.fromtimestamp(value, tz=timezone.utc)
+
+
+def from_iso(value: Any, what: str = "time", naive_ok: bool = False) -> datetime | None:
+    """ISO-8601 text -> aware UTC (or naive local when allowed and zone-less)."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{what} is not a time: {value!r:.40}")
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        stamp = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{what} is not an ISO time: {value!r:.40}") from None
+    if stamp.tzinfo is None:
+        if naive_ok:
+            return stamp
+        raise ValueError(f"{what} has no time zone: {value!r:.40}")
+    return stamp.astimezone(timezone.utc)
+
+
+# -- ids and titles -------------------------------------------------------------
+
+
+def stable_id(*parts: object) -> str:
+    """A short id that is the same every time for the same parts."""
+    digest = hashlib.sha256("\x1f".join("" if p is None else str(p) for p in parts).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:20]
+
+
+def fallback_title(messages: list[Message], default: str = "(untitled)") -> str:
+    """A title for an untitled conversation: the start of its first message."""
+    for msg in messages:
+        line = " ".join(msg.text.split())
+        if line:
+            return line if len(line) <= 60 else line[:59].rstrip() + "…"
+    return default
+
+
+def unique_by_id(messages: list[Message], stats, kind: str = "duplicate") -> list[Message]:
+    """Drop repeats of an external id (overlapping exports), first wins, counted."""
+    seen: set[str] = set()
+    out: list[Message] = []
+    for msg in messages:
+        if msg.external_id in seen:
+            stats.skip(kind)
+            continue
+        seen.add(msg.external_id)
+        out.append(msg)
+    return out
+
+
+def tree_order(
+    node_ids: list[str],
+    parent_of: dict[str, str | None],
+    main_leaf: str | None,
+) -> tuple[list[str], set[str]]:
+    """Order a message tree for reading: the shown branch first, then the rest.
+
+    Returns (ids in depth-first order, children on the shown branch visited
+    first; ids on the shown branch). Iterative (trees can be thousands deep)
+    and safe against cycles and dangling parents.
+    """
+    known = set(node_ids)
+    main: list[str] = []
+    seen: set[str] = set()
+    node = main_leaf
+    while node is not None and node in known and node not in seen:
+        seen.add(node)
+        main.append(node)
+        node = parent_of.get(node)
+    main_set = set(main)
+    children: dict[str | None, list[str]] = {}
+    roots: list[str] = []
+    for nid in node_ids:
+        parent = parent_of.get(nid)
+        if parent is None or parent not in known or parent == nid:
+            roots.append(nid)
+        else:
+            children.setdefault(parent, []).append(nid)
+    order: list[str] = []
+    visited: set[str] = set()
+
+    def push_sorted(stack: list[str], ids: list[str]) -> None:
+        # The stack pops its last item first: the shown-branch child goes last.
+        stack.extend(sorted(ids, key=lambda i: i in main_set))
+
+    stack: list[str] = []
+    push_sorted(stack, list(reversed(roots)))
+    while stack:
+        nid = stack.pop()
+        if nid in visited:
+            continue
+        visited.add(nid)
+        order.append(nid)
+        kids = children.get(nid, [])
+        # Reverse so that export order is kept among siblings, shown one first.
+        push_sorted(stack, list(reversed(kids)))
+    # Nodes only reachable through a cycle: keep them, in export order.
+    for nid in node_ids:
+        if nid not in visited:
+            visited.add(nid)
+            order.append(nid)
+    return order, main_set

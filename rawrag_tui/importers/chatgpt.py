@@ -1,0 +1,256 @@
+"""ChatGPT data export (Settings > Data controls > Export data).
+
+The export holds every conversation as a tree of nodes (``mapping``): edits
+and regenerations are siblings, and what the user saw is the path from
+``current_node`` up to the root. We import that path as the main branch and
+keep the other branches marked ``on_main_branch=False``, because an answer
+the user regenerated away can still be the one they remember.
+
+Old exports have one ``conversations.json``; since 2026 they are sharded
+into ``conversations-000.json``, ``-001``... Both are streamed one
+conversation at a time with ijson, so a multi-GB export needs memory for one
+conversation only. One broken conversation is reported in ``stats.errors``
+and skipped; a file that is not JSON at all stops the import.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from ..errors import ImportFormatError
+from . import _common as c
+from .records import Conversation, Message, ParseStats
+from .source import ExportSource
+
+NAME = "chatgpt"
+
+_MEMBER = re.compile(r"(?:^|/)conversations(?:-(\d+))?\.json$")
+_FILE_ID = re.compile(r"(file[-_][A-Za-z0-9]+)")
+#: Content types that are the model thinking aloud, not the conversation.
+_THOUGHTS = {"thoughts", "reasoning_recap"}
+_SPEAKERS = {"user": "User", "assistant": "ChatGPT", "system": "System"}
+
+
+def _members(source: ExportSource) -> list[str]:
+    found = [n for n in source.names() if _MEMBER.search(n) and "__MACOSX" not in n]
+    # conversations.json first, then the shards in number order.
+    return sorted(found, key=lambda n: (int(_MEMBER.search(n).group(1) or -1), n))
+
+
+def detect(source: ExportSource) -> bool:
+    for name in _members(source)[:1]:
+        text = c.head(source, name)
+        return '"mapping"' in text and '"chat_messages"' not in text
+    return False
+
+
+@c.guarded(NAME)
+def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
+    members = _members(source)
+    if not members:
+        raise ImportFormatError(source.path, NAME, "no conversations.json or conversations-NNN.json found")
+    files = _file_index(source)
+    seen_ids: set[str] = set()
+    total = yielded = 0
+    for member in members:
+        cursor.at(member, None)
+        lead = c.first_char(source, member)
+        if lead not in ("[", "{"):
+            raise ImportFormatError(
+                source.display(member), NAME, "expected a JSON array of conversations" if lead else "empty file"
+            )
+        prefix = "item" if lead == "[" else "conversations.item"
+        for index, raw in enumerate(c.stream_items(source, member, NAME, prefix, "conversations")):
+            total += 1
+            where = f"conversations[{index}]"
+            cursor.at(member, where)
+            local = ParseStats()  # a broken conversation counts no skips
+            try:
+                conv = _conversation(raw, files, local)
+            except c.STRUCTURAL_ERRORS as exc:
+                label = raw.get("id") if isinstance(raw, dict) else None
+                stats.errors.append(
+                    f"{source.display(member)} {where}"
+                    + (f" (id {label})" if isinstance(label, str) else "")
+                    + f": skipped: {c.describe(exc)}"
+                )
+                continue
+            if conv.external_id in seen_ids:
+                stats.skip("duplicate_conversation")
+                continue
+            stats.skipped.update(local.skipped)
+            seen_ids.add(conv.external_id)
+            if not conv.messages:
+                stats.skip("empty_conversation")
+                continue
+            yielded += 1
+            yield conv
+    if total == 0:
+        raise ImportFormatError(source.display(members[0]), NAME, "the export holds no conversations")
+    if yielded == 0 and stats.errors and len(stats.errors) == total:
+        raise ImportFormatError(
+            source.display(members[0]), NAME, f"all {total} conversations are broken; first: {stats.errors[0]}"
+        )
+
+
+def _file_index(source: ExportSource) -> dict[str, str]:
+    """file-id -> member name of the uploaded/generated file beside the JSON."""
+    index: dict[str, str] = {}
+    for name in source.names():
+        base = c.basename(name)
+        match = _FILE_ID.match(base)
+        if match and not base.endswith(".json"):
+            index.setdefault(match.group(1), base)
+    return index
+
+
+def _conversation(raw: Any, files: dict[str, str], stats: ParseStats) -> Conversation:
+    conv = c.dict_of(raw, "conversation")
+    conv_id = c.id_of(conv.get("conversation_id") or conv.get("id"), "conversation id")
+    mapping = c.dict_of(conv.get("mapping"), "mapping")
+    nodes: dict[str, dict] = {}
+    parent_of: dict[str, str | None] = {}
+    for key, node in mapping.items():
+        node = c.dict_of(node, f"mapping[{key!r}]")
+        parent = node.get("parent")
+        parent_of[key] = parent if isinstance(parent, str) else None
+        nodes[key] = node
+    current = conv.get("current_node")
+    if not isinstance(current, str) or current not in nodes:
+        current = _newest_leaf(nodes)
+    order, main = c.tree_order(list(nodes), parent_of, current)
+
+    messages: list[Message] = []
+    kept_parent: dict[str, str | None] = {}  # node -> nearest kept ancestor
+    for node_id in order:
+        parent = parent_of.get(node_id)
+        inherited = kept_parent.get(parent) if parent is not None else None
+        msg = _message(node_id, nodes[node_id].get("message"), node_id in main, inherited, files, stats)
+        if msg is not None:
+            messages.append(msg)
+            kept_parent[node_id] = msg.external_id
+        else:
+            kept_parent[node_id] = inherited
+    messages = c.unique_by_id(messages, stats)
+    title = c.text_of(conv.get("title"), "title").strip() or c.fallback_title(
+        [m for m in messages if m.on_main_branch]
+    )
+    return Conversation(external_id=conv_id, title=title, kind="chat", messages=messages)
+
+
+def _newest_leaf(nodes: dict[str, dict]) -> str | None:
+    """Where the shown path ends when ``current_node`` is missing or wrong."""
+    best: tuple[float, int] | None = None
+    best_id = None
+    for pos, (node_id, node) in enumerate(nodes.items()):
+        if node.get("children"):
+            continue
+        msg = c.maybe_dict(node.get("message"))
+        when = msg.get("create_time")
+        key = (when if isinstance(when, (int, float)) and not isinstance(when, bool) else 0.0, pos)
+        if best is None or key > best:
+            best, best_id = key, node_id
+    return best_id
+
+
+def _message(
+    node_id: str,
+    raw: Any,
+    on_main: bool,
+    parent: str | None,
+    files: dict[str, str],
+    stats: ParseStats,
+) -> Message | None:
+    if raw is None:
+        return None  # structural node (the root)
+    msg = c.dict_of(raw, "message")
+    author = c.maybe_dict(msg.get("author"))
+    role = c.text_of(author.get("role"), "author.role") or "unknown"
+    content = c.maybe_dict(msg.get("content"))
+    ctype = c.text_of(content.get("content_type"), "content_type")
+    meta = c.maybe_dict(msg.get("metadata"))
+    recipient = msg.get("recipient")
+
+    if ctype == "user_editable_context":
+        stats.skip("user_editable_context")
+        return None
+    if ctype in _THOUGHTS:
+        stats.skip("thoughts")
+        return None
+    if meta.get("is_visually_hidden_from_conversation"):
+        stats.skip("hidden")
+        return None
+    if role == "system" and not meta.get("is_user_system_message"):
+        stats.skip("system")
+        return None
+    if role == "tool" or (role == "assistant" and recipient not in (None, "all")):
+        stats.skip("tool")
+        return None
+
+    attachments: list[str] = []
+    named = dict(files)  # this message's uploads by id take their upload name
+    for att in c.list_of(meta.get("attachments"), "metadata.attachments"):
+        att = c.maybe_dict(att)
+        name = att.get("name")
+        if isinstance(name, str) and name and name not in attachments:
+            attachments.append(name)
+            if isinstance(att.get("id"), str):
+                named[att["id"]] = name
+    text, captions = _content(content, named)
+    if not text.strip() and not captions and not attachments:
+        stats.skip("empty")
+        return None
+    external_id = c.id_of(msg.get("id") or node_id, "message id")
+    speaker = _SPEAKERS.get(role) or c.text_of(author.get("name"), "author.name") or role
+    extra: dict[str, Any] = {}
+    model = meta.get("model_slug")
+    if isinstance(model, str) and model:
+        extra["model"] = model
+    return Message(
+        external_id=external_id,
+        speaker=speaker,
+        text=text,
+        timestamp=c.from_unix(msg.get("create_time"), "create_time"),
+        role=role if role in ("user", "assistant", "system", "tool") else "other",
+        attachments=tuple(attachments),
+        captions=tuple(captions),
+        parent_external_id=parent,
+        on_main_branch=on_main,
+        extra=extra or None,
+    )
+
+
+def _content(content: dict, files: dict[str, str]) -> tuple[str, list[str]]:
+    """(text, image captions) of one message's content."""
+    texts: list[str] = []
+    captions: list[str] = []
+    if isinstance(content.get("text"), str):  # code, tether_quote, execution_output...
+        texts.append(content["text"])
+    for part in c.list_of(content.get("parts"), "content.parts"):
+        if isinstance(part, str):
+            if part:
+                texts.append(part)
+        elif isinstance(part, dict):
+            kind = part.get("content_type")
+            if kind == "audio_transcription":
+                texts.append(c.text_of(part.get("text"), "audio_transcription.text"))
+            elif kind == "image_asset_pointer" or ("asset_pointer" in part and kind != "audio_asset_pointer"):
+                pointer = c.text_of(part.get("asset_pointer"), "asset_pointer")
+                captions.append(f"image: {_file_name(pointer, files)}")
+            elif kind == "real_time_user_audio_video_asset_pointer":
+                # Voice mode: the transcription comes as its own part; the
+                # audio itself is not imported.
+                continue
+        elif part is not None:
+            texts.append(c.text_of(part, "part"))
+    return c.text_of("\n".join(t for t in texts if t), "text"), captions
+
+
+def _file_name(pointer: str, files: dict[str, str]) -> str:
+    """file-service://file-abc -> the exported file's name when it is there."""
+    ref = pointer.split("://", 1)[-1]
+    match = _FILE_ID.search(ref)
+    if match:
+        return files.get(match.group(1), match.group(1))
+    return ref or "unknown"

@@ -1,0 +1,174 @@
+"""Claude.ai data export (Settings > Privacy > Export data).
+
+``conversations.json`` is one array of conversations, each with a flat list
+of ``chat_messages``. Edits and retries sit in that same list; the tree is
+rebuilt from ``parent_message_uuid`` and the branch ending at the newest leaf
+is the one the user saw (main branch); the others are kept and marked.
+Newer exports leave ``text`` empty and put the words in ``content`` blocks:
+``text`` blocks are the message, ``thinking`` is skipped, tool use and tool
+results are hidden turns (counted, not imported). Streamed with ijson.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Any, Iterator
+
+from ..errors import ImportFormatError
+from . import _common as c
+from .records import Conversation, Message, ParseStats
+from .source import ExportSource
+
+NAME = "claude"
+
+_MEMBER = re.compile(r"(?:^|/)conversations\.json$")
+ROOT_PARENT = "00000000-0000-4000-8000-000000000000"
+_SPEAKERS = {"human": ("User", "user"), "assistant": ("Claude", "assistant")}
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _members(source: ExportSource) -> list[str]:
+    return sorted(n for n in source.names() if _MEMBER.search(n) and "__MACOSX" not in n)
+
+
+def detect(source: ExportSource) -> bool:
+    for name in _members(source)[:1]:
+        return '"chat_messages"' in c.head(source, name)
+    return False
+
+
+@c.guarded(NAME)
+def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
+    members = _members(source)
+    if not members:
+        raise ImportFormatError(source.path, NAME, "no conversations.json found")
+    member = members[0]
+    cursor.at(member)
+    lead = c.first_char(source, member)
+    if lead != "[":
+        raise ImportFormatError(source.display(member), NAME, "expected a JSON array of conversations" if lead else "empty file")
+    seen: set[str] = set()
+    total = yielded = 0
+    for index, raw in enumerate(c.stream_items(source, member, NAME, "item", "conversations")):
+        total += 1
+        where = f"conversations[{index}]"
+        cursor.at(member, where)
+        local = ParseStats()  # a broken conversation counts no skips
+        try:
+            conv = _conversation(raw, local)
+        except c.STRUCTURAL_ERRORS as exc:
+            label = raw.get("uuid") if isinstance(raw, dict) else None
+            stats.errors.append(
+                f"{source.display(member)} {where}"
+                + (f" (uuid {label})" if isinstance(label, str) else "")
+                + f": skipped: {c.describe(exc)}"
+            )
+            continue
+        if conv.external_id in seen:
+            stats.skip("duplicate_conversation")
+            continue
+        stats.skipped.update(local.skipped)
+        seen.add(conv.external_id)
+        if not conv.messages:
+            stats.skip("empty_conversation")
+            continue
+        yielded += 1
+        yield conv
+    if total == 0:
+        raise ImportFormatError(source.display(member), NAME, "the export holds no conversations")
+    if yielded == 0 and len(stats.errors) == total:
+        raise ImportFormatError(
+            source.display(member), NAME, f"all {total} conversations are broken; first: {stats.errors[0]}"
+        )
+
+
+def _conversation(raw: Any, stats: ParseStats) -> Conversation:
+    conv = c.dict_of(raw, "conversation")
+    conv_id = c.id_of(conv.get("uuid"), "uuid")
+    raw_messages = c.list_of(conv.get("chat_messages"), "chat_messages")
+    by_id: dict[str, dict] = {}
+    parent_of: dict[str, str | None] = {}
+    previous: str | None = None
+    linear = not any(isinstance(m, dict) and "parent_message_uuid" in m for m in raw_messages)
+    for i, raw_msg in enumerate(raw_messages):
+        msg = c.dict_of(raw_msg, f"chat_messages[{i}]")
+        mid = c.id_of(msg.get("uuid"), f"chat_messages[{i}].uuid")
+        if mid in by_id:
+            stats.skip("duplicate")
+            continue
+        by_id[mid] = msg
+        parent = previous if linear else msg.get("parent_message_uuid")
+        parent_of[mid] = parent if isinstance(parent, str) and parent != ROOT_PARENT else None
+        previous = mid
+    order, main = c.tree_order(list(by_id), parent_of, _newest_leaf(by_id, parent_of))
+
+    messages: list[Message] = []
+    kept: dict[str, str | None] = {}
+    for mid in order:
+        parent = parent_of.get(mid)
+        inherited = kept.get(parent) if parent is not None else None
+        msg = _message(mid, by_id[mid], mid in main, inherited, stats)
+        kept[mid] = msg.external_id if msg is not None else inherited
+        if msg is not None:
+            messages.append(msg)
+    title = c.text_of(conv.get("name"), "name").strip() or c.fallback_title(
+        [m for m in messages if m.on_main_branch]
+    )
+    return Conversation(external_id=conv_id, title=title, kind="chat", messages=messages)
+
+
+def _newest_leaf(by_id: dict[str, dict], parent_of: dict[str, str | None]) -> str | None:
+    parents = {p for p in parent_of.values() if p is not None}
+    best_key, best = None, None
+    for pos, (mid, msg) in enumerate(by_id.items()):
+        if mid in parents:
+            continue
+        try:
+            when = c.from_iso(msg.get("created_at"), "created_at") or _EPOCH
+        except ValueError:
+            when = _EPOCH
+        key = (when, pos)
+        if best_key is None or key > best_key:
+            best_key, best = key, mid
+    return best
+
+
+def _message(mid: str, msg: dict, on_main: bool, parent: str | None, stats: ParseStats) -> Message | None:
+    sender = c.text_of(msg.get("sender"), "sender")
+    speaker, role = _SPEAKERS.get(sender, (sender or "unknown", "other"))
+    text = c.text_of(msg.get("text"), "text")
+    blocks = c.list_of(msg.get("content"), "content")
+    if blocks:
+        pieces = []
+        for block in blocks:
+            block = c.maybe_dict(block)
+            kind = block.get("type")
+            if kind == "text":
+                pieces.append(c.text_of(block.get("text"), "content.text"))
+            elif kind in ("thinking", "redacted_thinking"):
+                stats.skip("thoughts")
+            elif kind in ("tool_use", "tool_result", "server_tool_use", "web_search_tool_result"):
+                stats.skip("tool")
+        from_blocks = "\n\n".join(p for p in pieces if p)
+        if from_blocks.strip() or not text.strip():
+            text = from_blocks
+    attachments: list[str] = []
+    for key in ("attachments", "files"):
+        for item in c.list_of(msg.get(key), key):
+            name = c.maybe_dict(item).get("file_name")
+            if isinstance(name, str) and name and name not in attachments:
+                attachments.append(c.text_of(name, "file_name"))
+    if not text.strip() and not attachments:
+        stats.skip("empty")
+        return None
+    return Message(
+        external_id=mid,
+        speaker=speaker,
+        text=text,
+        timestamp=c.from_iso(msg.get("created_at"), "created_at"),
+        role=role,
+        attachments=tuple(attachments),
+        parent_external_id=parent,
+        on_main_branch=on_main,
+    )
