@@ -23,6 +23,7 @@ from .source import ExportSource
 NAME = "jsonl"
 REQUIRED = ("conversation", "speaker", "text")
 SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
+DETECT_LINE_BYTES = 1 << 20
 
 
 def detect(source: ExportSource) -> bool:
@@ -31,10 +32,14 @@ def detect(source: ExportSource) -> bool:
     if source.path.suffix.lower() in SUFFIXES:
         return True
     try:
-        for raw in source.iter_lines(source.names()[0]):
-            if raw.strip():
-                obj = json.loads(raw)
-                return isinstance(obj, dict) and all(k in obj for k in REQUIRED)
+        with source.open(source.names()[0]) as fh:
+            for _ in range(100):
+                raw = fh.readline(DETECT_LINE_BYTES)  # never a whole multi-GB one-line file
+                if not raw:
+                    return False
+                if raw.strip():
+                    obj = json.loads(raw)
+                    return isinstance(obj, dict) and all(k in obj for k in REQUIRED)
     except (ValueError, UnicodeDecodeError, OSError):
         return False
     return False

@@ -37,7 +37,7 @@ def detect(source: ExportSource) -> bool:
         return False
     with source.open(source.names()[0]) as fh:
         head = fh.read(1 << 16)
-    if b'"speaker_a"' not in head and b'"conversation"' not in head and b'"qa"' not in head:
+    if b'"qa"' not in head and b'"speaker_a"' not in head:
         return False
     try:
         data = loads(source.read_bytes(source.names()[0]), source.path, NAME)
