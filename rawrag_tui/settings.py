@@ -53,7 +53,7 @@ class ModelSettings:
     #: windows embedded per committed transaction: what a killed `index` can lose
     commit_batch: int = 256
     #: Longest input the bundled embedder sees, in its own (WordPiece) tokens.
-    embed_max_tokens: int = 512
+    embed_max_tokens: int = 256  # the model's training length; 512 measured no better on LoCoMo (README)
     #: auto: CUDA when onnxruntime-gpu sees a GPU, else CPU. Or "cpu" / "cuda".
     device: str = "auto"
     threads: int = 0  # 0 = let the runtime decide (physical cores)

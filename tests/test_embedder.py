@@ -26,7 +26,7 @@ def test_batch_composition_and_order_do_not_change_vectors(embedder):
 
 
 def test_fingerprint_names_model_dims_weights_and_length(embedder):
-    assert embedder.fingerprint == f"all-MiniLM-L6-v2-int8:384:{MODEL_FILE.sha256[:16]}:max512"
+    assert embedder.fingerprint == f"all-MiniLM-L6-v2-int8:384:{MODEL_FILE.sha256[:16]}:max256"
 
 
 def test_checksum_mismatch_is_refused(tmp_path):

@@ -76,7 +76,7 @@ class MiniLMEmbedder:
 
     dims = DIMS
 
-    def __init__(self, max_tokens: int = 512, batch_size: int = 32, device: str = "auto", threads: int = 0,
+    def __init__(self, max_tokens: int = 256, batch_size: int = 32, device: str = "auto", threads: int = 0,
                  model_path: Path | None = None, expected_sha256: str | None = None):
         from tokenizers import Tokenizer
 
