@@ -22,6 +22,7 @@ pytest.importorskip("optimum.exporters.onnx")
 
 from rawrag_tui.models.exporter import export, quantize_dir, read_manifest  # noqa: E402
 from rawrag_tui.models.local_models import open_model_dir  # noqa: E402
+from rawrag_tui.models.onnx_decoder import load_tokenizer  # noqa: E402
 from rawrag_tui.models.protocols import Embedder, Reranker  # noqa: E402
 from rawrag_tui.models.qwen3_embedder import query_text  # noqa: E402
 from rawrag_tui.models.qwen3_reranker import prompt  # noqa: E402
@@ -49,9 +50,7 @@ def qwen_tokenizer_dir() -> Path:
 def tiny_config(seed_std: float):
     from transformers import Qwen3Config
 
-    from tokenizers import Tokenizer
-
-    vocab = Tokenizer.from_file(str(qwen_tokenizer_dir() / "tokenizer.json")).get_vocab_size()
+    vocab = load_tokenizer(qwen_tokenizer_dir() / "tokenizer.json").get_vocab_size()
     return Qwen3Config(
         vocab_size=vocab, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
         num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=2048,
@@ -81,7 +80,11 @@ def tiny(tmp_path_factory):
         fp32 = root / f"{role}-fp32"
         export(hf, role, fp32, model_id=f"tiny-qwen3-{role}")
         int8 = root / f"{role}-int8"
-        quantize_dir(fp32, int8)
+        if role == "embed":
+            quantize_dir(fp32, int8)
+        else:  # the other path: export and quantize in one go, through the CLI
+            assert cli(["models", "export", str(hf), "--role", role, "--out", str(int8), "--quantize", "int8",
+                        "--model-id", f"tiny-qwen3-{role}"]) == 0
         built[role] = (hf, fp32, int8)
     return built
 
@@ -105,13 +108,25 @@ def reference_scores(tiny):
     return torch_scores(tiny["rerank"][0], QUERY, DOCS, DEFAULT_INSTRUCTION)
 
 
+def cli(argv: list[str]) -> int:
+    import argparse
+
+    from rawrag_tui.commands import models as models_command
+
+    top = argparse.ArgumentParser(prog="rawrag")
+    top.add_argument("--home")
+    top.add_argument("--json", action="store_true")
+    models_command.register(top.add_subparsers(dest="command"))
+    args = top.parse_args(argv)
+    return args.func(args)
+
+
 def torch_vectors(hf_dir: Path, texts, kind="document"):
     """The reference: each text alone (no padding at all), last token, L2."""
-    from tokenizers import Tokenizer
     from transformers import Qwen3Model
 
     model = Qwen3Model.from_pretrained(hf_dir).eval()
-    tok = Tokenizer.from_file(str(hf_dir / "tokenizer.json"))
+    tok = load_tokenizer(hf_dir / "tokenizer.json")
     end = tok.token_to_id("<|endoftext|>")
     out = []
     with torch.no_grad():
@@ -124,11 +139,10 @@ def torch_vectors(hf_dir: Path, texts, kind="document"):
 
 
 def torch_scores(hf_dir: Path, query, docs, instruction):
-    from tokenizers import Tokenizer
     from transformers import Qwen3ForCausalLM
 
     model = Qwen3ForCausalLM.from_pretrained(hf_dir).eval()
-    tok = Tokenizer.from_file(str(hf_dir / "tokenizer.json"))
+    tok = load_tokenizer(hf_dir / "tokenizer.json")
     no, yes = tok.token_to_id("no"), tok.token_to_id("yes")
     scores = []
     with torch.no_grad():
@@ -253,3 +267,63 @@ def test_document_budget_truncates(tiny):
 
 def test_reranker_accepts_no_docs(tiny):
     assert open_model_dir(tiny["rerank"][1]).score(QUERY, []) == []
+
+
+def test_export_directories_are_whole_and_checksummed(tiny):
+    from rawrag_tui.models.runtime import sha256_file
+
+    for role in ("embed", "rerank"):
+        for directory in tiny[role][1:]:
+            manifest = read_manifest(directory)
+            assert manifest["role"] == role
+            on_disk = sorted(p.name for p in directory.iterdir())
+            assert on_disk == sorted(list(manifest["files"]) + ["manifest.json"])
+            for name, entry in manifest["files"].items():
+                assert sha256_file(directory / name) == entry["sha256"]
+        assert not list(directory.parent.glob(".*partial*"))
+    assert read_manifest(tiny["embed"][2])["quantization"].startswith("int8")
+    assert read_manifest(tiny["rerank"][2])["onnx"] == "model_int8.onnx"
+
+
+def test_export_refuses_a_non_empty_target(tiny):
+    from rawrag_tui.errors import ModelError
+
+    hf, fp32, _ = tiny["embed"]
+    with pytest.raises(ModelError, match="not empty"):
+        export(hf, "embed", fp32)
+
+
+def test_tampered_weights_are_refused(tiny, tmp_path):
+    from rawrag_tui.errors import ModelError
+
+    copy = tmp_path / "copy"
+    shutil.copytree(tiny["embed"][1], copy)
+    with open(copy / "model.onnx", "r+b") as handle:
+        handle.seek(-8, 2)
+        handle.write(b"\x00" * 8)
+    with pytest.raises(ModelError, match="checksum mismatch"):
+        open_model_dir(copy)
+
+
+def test_cli_embed_and_rerank_print_json(tiny, embedders, capsys):
+    import json
+
+    assert cli(["models", "embed", "--model", str(tiny["embed"][1]), "--kind", "query", "hi", "ok"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["dims"] == 64 and len(out["vectors"]) == 2
+    assert np.allclose(out["vectors"], embedders["fp32"].embed(["hi", "ok"], kind="query"), atol=1e-6)
+    assert cli(["models", "embed", "--model", str(tiny["embed"][1]), "--dims", "8", "hi"]) == 0
+    assert json.loads(capsys.readouterr().out)["dims"] == 8
+
+    assert cli(["models", "rerank", "--model", str(tiny["rerank"][1]), QUERY, DOCS[0], DOCS[-1]]) == 0
+    scores = json.loads(capsys.readouterr().out)["scores"]
+    assert scores == pytest.approx(open_model_dir(tiny["rerank"][1]).score(QUERY, [DOCS[0], DOCS[-1]]), abs=1e-6)
+    assert cli(["models", "rerank", "--model", str(tiny["rerank"][1]), "--instruction", "Judge it", QUERY, DOCS[0]]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] != scores[:1]
+
+
+def test_cli_refuses_the_wrong_role(tiny):
+    from rawrag_tui.errors import UserError
+
+    with pytest.raises(UserError, match="made for role rerank"):
+        cli(["models", "embed", "--model", str(tiny["rerank"][1]), "hi"])

@@ -11,6 +11,7 @@ gives them empty tensors.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -109,21 +110,44 @@ class DecoderSession:
         return self.session.run(list(outputs), feed)
 
 
-def load_tokenizer(path: str | Path):
+def load_tokenizer(path: str | Path, *, shared: bool = True):
     """A ``tokenizers.Tokenizer`` from tokenizer.json, with padding/truncation off.
 
     We pad and truncate ourselves (left padding, budgets per part), so any
-    padding or truncation saved in the file is switched off.
+    padding or truncation saved in the file is switched off. Qwen3's file
+    (151k tokens, 151k merges) takes 1-3 s to parse on a 2-core VM, so one
+    process parses each file once (``shared``); a caller that changes the
+    tokenizer's settings must ask for its own (``shared=False``).
     """
-    from tokenizers import Tokenizer
-
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"{path}: tokenizer file is missing")
+    data = path.read_bytes()
+    if not shared:
+        return _parse_tokenizer(data, str(path))
+    # Keyed by content: copies of one tokenizer (every exported dir has one)
+    # are parsed once.
+    return _shared_tokenizer(hashlib.sha256(data).hexdigest(), data, str(path))
+
+
+_SHARED: dict[str, object] = {}
+
+
+def _shared_tokenizer(digest: str, data: bytes, where: str):
+    if digest not in _SHARED:
+        if len(_SHARED) >= 8:
+            _SHARED.pop(next(iter(_SHARED)))
+        _SHARED[digest] = _parse_tokenizer(data, where)
+    return _SHARED[digest]
+
+
+def _parse_tokenizer(data: bytes, where: str):
+    from tokenizers import Tokenizer
+
     try:
-        tokenizer = Tokenizer.from_file(str(path))
+        tokenizer = Tokenizer.from_str(data.decode("utf-8"))
     except Exception as exc:  # tokenizers raises a plain Exception
-        raise ModelError(f"{path}: not a tokenizer.json: {exc}") from None
+        raise ModelError(f"{where}: not a tokenizer.json: {str(exc).splitlines()[0] if str(exc) else exc}") from None
     tokenizer.no_padding()
     tokenizer.no_truncation()
     return tokenizer
