@@ -200,6 +200,14 @@ def test_matryoshka_truncates_then_renormalises(tiny, embedders):
     assert ":16:" in short_model.fingerprint
 
 
+def test_int8_models_run_one_row_per_call_so_results_do_not_depend_on_batch_mates(tiny, embedders):
+    assert embedders["int8"].batch_size == 1 and embedders["fp32"].batch_size > 1
+    int8 = embedders["int8"]
+    assert np.array_equal(int8.embed(TEXTS)[2], int8.embed([TEXTS[2]])[0])
+    batched = open_model_dir(tiny["embed"][2], batch_size=8)
+    assert not np.array_equal(batched.embed(TEXTS)[2], int8.embed([TEXTS[2]])[0])  # why: see local_models.py
+
+
 def test_int8_embeddings_stay_close(embedders, reference_vectors):
     got = embedders["int8"].embed(TEXTS)
     want = reference_vectors["document"]
@@ -327,3 +335,75 @@ def test_cli_refuses_the_wrong_role(tiny):
 
     with pytest.raises(UserError, match="made for role rerank"):
         cli(["models", "embed", "--model", str(tiny["rerank"][1]), "hi"])
+
+
+@pytest.fixture(scope="session")
+def with_past_graph(tiny, tmp_path_factory):
+    """The reranker exported the way the hub's Transformers.js repos are:
+    text-generation with past key/values, full-vocabulary logits."""
+    from optimum.exporters.onnx import main_export
+
+    out = tmp_path_factory.mktemp("rerank-with-past")
+    main_export(str(tiny["rerank"][0]), output=str(out), task="text-generation-with-past",
+                do_validation=False, local_files_only=True, library_name="transformers")
+    return out
+
+
+def test_full_logits_graph_with_empty_past_matches_torch(with_past_graph, reference_scores):
+    from rawrag_tui.models.qwen3_reranker import Qwen3Reranker
+
+    reranker = Qwen3Reranker(with_past_graph / "model.onnx", with_past_graph / "tokenizer.json", model_id="with-past")
+    assert reranker.output == "logits" and reranker.decoder.past_inputs  # the hub's graph shape
+    padded = np.array(reranker.score(QUERY, DOCS))
+    assert np.abs(padded - reference_scores).max() < 1e-4
+    one_by_one = Qwen3Reranker(with_past_graph / "model.onnx", with_past_graph / "tokenizer.json",
+                               model_id="with-past", padded_batches=False)
+    assert one_by_one.batch_size == 1
+    assert np.abs(np.array(one_by_one.score(QUERY, DOCS)) - reference_scores).max() < 1e-4
+
+
+def test_pulled_profile_opens_verified_models(tiny, embedders, tmp_path, monkeypatch):
+    """qwen3-0.6b end to end: the hub stand-in serves the tiny models under
+    the profile's real repo paths; pull, then open each role from the pull."""
+    from fake_hub import FakeHub
+
+    from rawrag_tui.errors import ModelError
+    from rawrag_tui.models import manager
+    from rawrag_tui.models.registry import PROFILES
+    from rawrag_tui.settings import load_settings
+
+    profile = PROFILES["qwen3-0.6b"]
+    sources = {"embed": tiny["embed"][2], "rerank": tiny["rerank"][2]}
+    files, lfs = {}, set()
+    for role, spec in profile.roles.items():
+        for repo, f in spec.all_files():
+            key = f"{repo}/{f.path}"
+            if role in sources and f.main:
+                files[key] = (sources[role] / "model_int8.onnx").read_bytes()
+            elif role in sources:
+                files[key] = (sources[role] / "tokenizer.json").read_bytes()
+            else:
+                files[key] = b"GGUF stand-in"
+            lfs.add(key)
+    hub = FakeHub(files, lfs).start()
+    try:
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+        settings = load_settings(tmp_path / "home", models={"hub_endpoint": hub.url})
+        with pytest.raises(ModelError, match="is not pulled"):
+            manager.open_hub_role(settings, "embed", profile="qwen3-0.6b")
+        manager.pull("qwen3-0.6b", settings)
+    finally:
+        hub.stop()
+    embedder = manager.open_hub_role(settings, "embed", profile="qwen3-0.6b")
+    assert embedder.fingerprint.startswith("Qdrant/Qwen3-Embedding-0.6B-onnx:64:")
+    same_batching = open_model_dir(tiny["embed"][2], batch_size=embedder.batch_size)
+    assert np.allclose(embedder.embed(TEXTS), same_batching.embed(TEXTS), atol=1e-6)
+    reranker = manager.open_hub_role(settings, "rerank", profile="qwen3-0.6b")
+    assert reranker.batch_size == 1  # registry: the hub graph is run unpadded
+    want = open_model_dir(tiny["rerank"][2]).score(QUERY, DOCS)
+    assert reranker.score(QUERY, DOCS) == pytest.approx(want, abs=1e-5)
+    # a file changed after the pull is refused, naming it
+    onnx_file = settings.models_dir / "hub" / "Qdrant--Qwen3-Embedding-0.6B-onnx" / "onnx" / "model_quantized.onnx"
+    onnx_file.write_bytes(onnx_file.read_bytes()[:-1] + b"\x00")
+    with pytest.raises(ModelError, match="checksum mismatch"):
+        manager.open_hub_role(settings, "embed", profile="qwen3-0.6b")

@@ -28,6 +28,13 @@ def open_model_dir(model_dir: str | Path, settings: "Settings | None" = None, **
         size=entry.get("size"),
     )
     onnx_path, tokenizer_path = model_dir / onnx_name, model_dir / manifest["tokenizer"]
+    if str(manifest.get("quantization") or "").startswith("int8-dynamic"):
+        # Dynamic quantization picks one activation scale per tensor, i.e.
+        # per batch: a row's result would depend on its batch-mates (scores
+        # moved by up to 0.02 on the tiny reranker). One row per call keeps
+        # vectors and scores reproducible (cacheable); on a CPU rows of
+        # ~300 tokens already fill the matrix units. Callers may override.
+        options.setdefault("batch_size", 1)
     kind = manifest["kind"]
     if kind == "qwen3-embed":
         from .qwen3_embedder import Qwen3Embedder
