@@ -139,7 +139,8 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/rawrag-bench-models"))
     parser.add_argument("--threads", type=int, default=0, help="intra-op threads (0: physical cores)")
     parser.add_argument("--quick", action="store_true", help="fewer points")
-    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=8, help="rows per ONNX call")
+    parser.add_argument("--only", default="", help="only models whose name contains this")
     args = parser.parse_args()
 
     from rawrag_tui.models.local_models import open_model_dir
@@ -162,9 +163,12 @@ def main() -> None:
 
     print(f"load average before: {os.getloadavg()[0]:.1f} (2 = both cores busy)")
     rng = np.random.default_rng(0)
+    print(f"rows per ONNX call: {args.batch}")
     print(f"\n{'model':<32} {'tokens':>6} {'cands':>5} {'ms/cand':>9} {'tok/s':>8} {'GFLOP/s':>8}  full-model ms/cand")
     results = []
     for name, info in models.items():
+        if args.only not in name:
+            continue
         model = open_model_dir(info["dir"], settings)
         timer(model, info["kind"], info["vocab"], 2, 64, args.batch, rng)  # warm-up
         for tokens in lengths:

@@ -114,12 +114,13 @@ def add_yes_no_head(onnx_path: Path, head: np.ndarray) -> None:
 
 
 def _save_onnx(model, path: Path) -> None:
+    """Save, with the weights beside the graph when protobuf could not hold them."""
     import onnx
 
-    large = model.ByteSize() > EXTERNAL_DATA_AT if hasattr(model, "ByteSize") else False
+    weights = sum(len(t.raw_data) for t in model.graph.initializer)
     for stale in (path, path.with_name(path.name + "_data")):
         stale.unlink(missing_ok=True)
-    if large:
+    if weights > EXTERNAL_DATA_AT:
         onnx.save(model, str(path), save_as_external_data=True, location=path.name + "_data")
     else:
         onnx.save(model, str(path))
@@ -137,7 +138,8 @@ def quantize_int8(src: Path, dst: Path) -> None:
     """
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    big = src.stat().st_size + (src.with_name(src.name + "_data").stat().st_size if src.with_name(src.name + "_data").exists() else 0)
+    external = src.with_name(src.name + "_data")
+    big = src.stat().st_size + (external.stat().st_size if external.exists() else 0)
     quantize_dynamic(
         str(src),
         str(dst),
