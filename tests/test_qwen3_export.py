@@ -402,6 +402,12 @@ def test_pulled_profile_opens_verified_models(tiny, embedders, tmp_path, monkeyp
     assert reranker.batch_size == 1  # registry: the hub graph is run unpadded
     want = open_model_dir(tiny["rerank"][2]).score(QUERY, DOCS)
     assert reranker.score(QUERY, DOCS) == pytest.approx(want, abs=1e-5)
+    gguf = manager.role_file(settings, "reader", profile="qwen3-0.6b")
+    assert gguf.name == "Qwen3-1.7B-GGUF".replace("-GGUF", "-Q8_0.gguf") and gguf.read_bytes() == b"GGUF stand-in"
+    # an exported directory named in settings replaces the profile's model
+    configured = load_settings(tmp_path / "home", models={"embed_model": str(tiny["embed"][1])})
+    assert manager.open_configured(configured, "embed").fingerprint == embedders["fp32"].fingerprint
+    assert manager.open_configured(configured, "rerank") is None
     # a file changed after the pull is refused, naming it
     onnx_file = settings.models_dir / "hub" / "Qdrant--Qwen3-Embedding-0.6B-onnx" / "onnx" / "model_quantized.onnx"
     onnx_file.write_bytes(onnx_file.read_bytes()[:-1] + b"\x00")

@@ -378,6 +378,19 @@ def _pulled_path(settings: "Settings", repo: str, path: str, pulled: dict[str, A
     return where, record
 
 
+def role_file(settings: "Settings", role: str, profile: str | None = None, *, check: bool = True) -> Path:
+    """The pulled main file of a hub profile's role (e.g. the reader's GGUF),
+    verified against its pull record unless ``check`` is False."""
+    name = profile or settings.models.profile
+    spec = get_profile(name).role(role)
+    if spec.source != "hub" or spec.main_file is None:
+        raise ModelError(f"profile {name!r}: the {role} model is not a hub download")
+    path, record = _pulled_path(settings, spec.repo, spec.main_file.path, read_pulled(settings.models_dir), name)
+    if check:
+        verify(path, record["sha256"], record["size"])
+    return path
+
+
 def open_hub_role(settings: "Settings", role: str, profile: str | None = None):
     """The Embedder / Reranker of a hub profile's role, verified; None if the role is empty.
 
