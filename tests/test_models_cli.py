@@ -82,3 +82,18 @@ def test_export_of_an_unsupported_checkpoint_is_clear(tmp_path):
     assert not (tmp_path / "out").exists()
     with pytest.raises(ModelError, match="no config.json"):
         run(["models", "export", str(tmp_path), "--role", "embed", "--out", str(tmp_path / "out")])
+
+
+def test_pull_repo_through_the_cli(tmp_path, monkeypatch, capsys):
+    from fake_hub import FakeHub
+
+    hub = FakeHub({"a/b/onnx/model.onnx": b"x" * 5000, "a/b/notes.txt": b"hi"}, {"a/b/onnx/model.onnx"}).start()
+    try:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        assert run(["--home", str(tmp_path), "models", "pull", "a/b", "--include", "onnx/*"]) == 0
+    finally:
+        hub.stop()
+    captured = capsys.readouterr()
+    assert captured.out.strip() == "1 file(s), 5,000 bytes, all verified"
+    assert "a/b/onnx/model.onnx: 5,000 bytes, sha256" in captured.err
+    assert (tmp_path / "models" / "hub" / "a--b" / "onnx" / "model.onnx").read_bytes() == b"x" * 5000
