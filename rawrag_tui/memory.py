@@ -253,6 +253,12 @@ class Memory:
 
     # -- status ----------------------------------------------------------------
 
+    def device(self) -> dict[str, Any]:
+        """Which execution provider the models use and why (no model is loaded)."""
+        from .models.runtime import provider_report
+
+        return provider_report(self.settings)
+
     def status(self) -> dict[str, Any]:
         counts = self.store.counts()
         fingerprint = self.store.meta_get(f"fingerprint:{self.settings.models.profile}")
@@ -267,6 +273,7 @@ class Memory:
             "home": str(self.settings.home),
             "database": str(db),
             "database_bytes": db.stat().st_size if db.exists() else 0,
+            "device": self.device(),
             "retrieval": asdict(self.settings.retrieval),
             "window": asdict(self.settings.window),
         }

@@ -57,6 +57,20 @@ class ModelSettings:
     #: auto: CUDA when onnxruntime-gpu sees a GPU, else CPU. Or "cpu" / "cuda".
     device: str = "auto"
     threads: int = 0  # 0 = let the runtime decide (physical cores)
+    #: Hub endpoint for `rawrag models pull`; "" = HF_ENDPOINT or huggingface.co.
+    hub_endpoint: str = ""
+    #: Matryoshka (Qwen3): keep this many leading embedding dimensions; 0 = all.
+    embed_dims: int = 0
+    #: Qwen3 instructions; "" = the official default (models/qwen3_*.py).
+    embed_instruction: str = ""
+    rerank_instruction: str = ""
+    #: Document budget per rerank pair, in the reranker's own tokens.
+    rerank_max_tokens: int = 512
+    rerank_batch: int = 8
+    #: An exported model directory (`rawrag models export`) replacing the
+    #: profile's model for that role; "" = the profile's.
+    embed_model: str = ""
+    rerank_model: str = ""
 
 
 @dataclass(frozen=True)

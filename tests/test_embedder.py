@@ -38,7 +38,7 @@ def test_checksum_mismatch_is_refused(tmp_path):
     with pytest.raises(ModelError, match="checksum mismatch"):
         MiniLMEmbedder(model_path=bad, expected_sha256=MODEL_FILE.sha256)
     wrong_pin = PinnedFile(MODEL_FILE.package, MODEL_FILE.relative, "0" * 64, MODEL_FILE.size)
-    with pytest.raises(ModelError, match=r"checksum mismatch \(sha256 8199be6f"):
+    with pytest.raises(ModelError, match=r"checksum mismatch: expected sha256 0{64}, got 8199be6f"):
         verified_path(wrong_pin)
 
 

@@ -22,8 +22,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"home        {info['home']}")
     print(f"database    {info['database']} ({info['database_bytes']:,} bytes)")
     print(f"profile     {info['profile']}  ({info['embedding_fingerprint'] or 'nothing embedded yet'})")
-    if "device" in info:
-        print(f"device      {info['device']}")
+    device = info["device"]
+    print(f"device      {device['device'] or 'none'}: {device['reason']} ({device['intra_op_threads']} threads)")
     print(f"sources     {info['sources']:,}")
     print(f"convers.    {info['conversations']:,}")
     print(f"messages    {info['messages']:,}")

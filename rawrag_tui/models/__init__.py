@@ -1,33 +1,40 @@
 """Model roles (embed, rerank, read) and how a profile binds them.
 
 Runtimes are imported lazily inside the functions below, so importing this
-package costs nothing at start-up.
+package costs nothing at start-up. Precedence per role: a local model
+directory named in settings (``models.embed_model`` / ``rerank_model``), then
+the profile's hub download, then what ships in packages (``bundled``).
 """
 
 from __future__ import annotations
 
-from ..errors import UserError
 from ..settings import Settings
 from .protocols import Embedder, Reader, Reranker
 
-PROFILES = ("bundled",)
-
 
 def load_embedder(settings: Settings) -> Embedder:
-    profile = settings.models.profile
-    if profile == "bundled":
-        from .minilm import MiniLMEmbedder
+    from .manager import open_configured, open_hub_role
+    from .registry import get_profile
 
-        m = settings.models
-        return MiniLMEmbedder(max_tokens=m.embed_max_tokens, batch_size=m.embed_batch, device=m.device, threads=m.threads)
-    raise UserError(f"unknown model profile {profile!r}; known: {', '.join(PROFILES)}")
+    if (model := open_configured(settings, "embed")) is not None:
+        return model
+    if get_profile(settings.models.profile).role("embed").source == "hub":
+        return open_hub_role(settings, "embed")
+    from .minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder(settings)
 
 
 def load_reranker(settings: Settings) -> Reranker | None:
     """The profile's reranker, or None: the fused order then passes through."""
-    if settings.models.profile == "bundled":
-        return None
-    raise UserError(f"unknown model profile {settings.models.profile!r}")
+    from .manager import open_configured, open_hub_role
+    from .registry import get_profile
+
+    if (model := open_configured(settings, "rerank")) is not None:
+        return model
+    if get_profile(settings.models.profile).role("rerank").source == "hub":
+        return open_hub_role(settings, "rerank")
+    return None
 
 
 __all__ = ["Embedder", "Reader", "Reranker", "load_embedder", "load_reranker"]

@@ -9,14 +9,17 @@ sentence-transformers model does; no instruction for queries.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from ..errors import ModelError
+from .runtime import sha256_file, verify
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 
 @dataclass(frozen=True)
@@ -50,24 +53,12 @@ MODEL_ID = "all-MiniLM-L6-v2-int8"
 DIMS = 384
 
 
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def verified_path(pinned: PinnedFile) -> Path:
     """The file's path, after checking its size and SHA-256 against the pin."""
     path = pinned.path()
     if not path.is_file():
         raise ModelError(f"{path}: model file missing; reinstall {pinned.package.replace('_', '-')}")
-    got = sha256_file(path)
-    if got != pinned.sha256:
-        raise ModelError(
-            f"{path}: checksum mismatch (sha256 {got}, expected {pinned.sha256}); refusing to load it"
-        )
+    verify(path, pinned.sha256, pinned.size)
     return path
 
 
@@ -76,27 +67,29 @@ class MiniLMEmbedder:
 
     dims = DIMS
 
-    def __init__(self, max_tokens: int = 256, batch_size: int = 32, device: str = "auto", threads: int = 0,
+    def __init__(self, settings: "Settings | None" = None, *, max_tokens: int | None = None,
                  model_path: Path | None = None, expected_sha256: str | None = None):
         from tokenizers import Tokenizer
 
+        from ..settings import ModelSettings
         from .runtime import create_session
 
+        m = settings.models if settings is not None else ModelSettings()
         if model_path is None:
             model_path = verified_path(MODEL_FILE)
             weights_sha = MODEL_FILE.sha256
         else:
             weights_sha = expected_sha256 or sha256_file(model_path)
-            if expected_sha256 and sha256_file(model_path) != expected_sha256:
-                raise ModelError(f"{model_path}: checksum mismatch; refusing to load it")
+            if expected_sha256:
+                verify(model_path, expected_sha256)
+        self.max_tokens = max_tokens or m.embed_max_tokens
+        self.batch_size = m.embed_batch
         self.tokenizer = Tokenizer.from_file(str(verified_path(TOKENIZER_FILE)))
         self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(max_length=max_tokens)
-        self.session = create_session(model_path, device=device, threads=threads)
+        self.tokenizer.enable_truncation(max_length=self.max_tokens)
+        self.session = create_session(model_path, settings)
         self.input_names = {i.name for i in self.session.get_inputs()}
-        self.batch_size = batch_size
-        self.max_tokens = max_tokens
-        self.fingerprint = f"{MODEL_ID}:{DIMS}:{weights_sha[:16]}:max{max_tokens}"
+        self.fingerprint = f"{MODEL_ID}:{DIMS}:{weights_sha[:16]}:max{self.max_tokens}"
 
     def embed(self, texts: Sequence[str], kind: str = "document") -> np.ndarray:
         if not texts:
