@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -203,7 +203,11 @@ class Memory:
             raise UserError("empty query")
         mode = mode or self.settings.retrieval.mode
         embedder = self.embedder if mode in ("dense", "hybrid") and self.store.counts()["windows"] else None
-        result = pipeline.search(self.store, query, self.settings.retrieval, embedder, self.reranker,
+        reranker = self.reranker
+        retrieval = self.settings.retrieval
+        if reranker is not None and retrieval.rerank_depth == 0:
+            retrieval = replace(retrieval, rerank_depth=self.auto_rerank_depth())
+        result = pipeline.search(self.store, query, retrieval, embedder, reranker,
                                  mode=mode, limit=limit, candidates=candidates)
         if embedder is not None:
             pending = self.store.pending_count(self.store.space_id(embedder.fingerprint))
@@ -252,6 +256,12 @@ class Memory:
         return self.store.messages(conversation_id, offset, limit)
 
     # -- status ----------------------------------------------------------------
+
+    def auto_rerank_depth(self) -> int:
+        """The paper's 128 candidates where a GPU runs the reranker, 32 on a CPU."""
+        if not hasattr(self, "_auto_depth"):
+            self._auto_depth = 128 if self.device().get("device") == "cuda" else 32
+        return self._auto_depth
 
     def device(self) -> dict[str, Any]:
         """Which execution provider the models use and why (no model is loaded)."""

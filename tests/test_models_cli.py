@@ -85,7 +85,7 @@ def test_export_of_an_unsupported_checkpoint_is_clear(tmp_path):
 
 
 def test_pull_repo_through_the_cli(tmp_path, monkeypatch, capsys):
-    from fake_hub import FakeHub
+    from tests.fake_hub import FakeHub
 
     hub = FakeHub({"a/b/onnx/model.onnx": b"x" * 5000, "a/b/notes.txt": b"hi"}, {"a/b/onnx/model.onnx"}).start()
     try:

@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from fake_hub import COMMIT, FakeHub
+from tests.fake_hub import COMMIT, FakeHub
 
 from rawrag_tui.errors import ModelError
 from rawrag_tui.models import manager

@@ -365,7 +365,7 @@ def test_full_logits_graph_with_empty_past_matches_torch(with_past_graph, refere
 def test_pulled_profile_opens_verified_models(tiny, embedders, tmp_path, monkeypatch):
     """qwen3-0.6b end to end: the hub stand-in serves the tiny models under
     the profile's real repo paths; pull, then open each role from the pull."""
-    from fake_hub import FakeHub
+    from tests.fake_hub import FakeHub
 
     from rawrag_tui.errors import ModelError
     from rawrag_tui.models import manager

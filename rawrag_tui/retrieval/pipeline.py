@@ -76,7 +76,7 @@ def search(
     fused = rrf(channels, settings.rrf_k)
     if reranker is not None and fused:
         t = time.perf_counter()
-        pool = fused[: settings.rerank_depth]
+        pool = fused[: settings.rerank_depth or len(fused)]
         texts = store.windows_by_id([c.window_id for c in pool])
         scores = reranker.score(query, [texts[c.window_id]["text"] for c in pool])
         for c, s in zip(pool, scores):
