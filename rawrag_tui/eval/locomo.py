@@ -32,10 +32,11 @@ _DATE_KEY = re.compile(r"^session_\d+_date_time$")
 
 
 def last_session_date(conversation: dict) -> str | None:
-    """The day of the last session, ISO: LoCoMo's questions are asked after it."""
+    """The day of the last session that has turns, ISO: LoCoMo's questions are asked after it."""
     days = []
     for key, value in conversation.items():
-        if _DATE_KEY.match(key) and isinstance(value, str) and value.strip():
+        held = conversation.get(key.removesuffix("_date_time"))
+        if _DATE_KEY.match(key) and isinstance(value, str) and value.strip() and isinstance(held, list) and held:
             try:
                 days.append(parse_session_date(value).date())
             except ValueError:
