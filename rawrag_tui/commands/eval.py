@@ -119,7 +119,7 @@ def print_report(result: EvalResult) -> None:
     for setting, summary in zip(result.settings, summaries):
         print(f"\n== {setting.label()}")
         levels = list(summary["all"].coverage)
-        header = ["group", "n"]
+        header = ["group", "n", "scored"]
         for level in levels:
             header += [f"{level} all", f"{level} any"]
         header += ["ev tokens", "search ms"]
@@ -127,7 +127,7 @@ def print_report(result: EvalResult) -> None:
             header += ["score", "utilisation", "abstain ok"]
         rows = []
         for group, s in summary.items():
-            row = [group, str(s.questions)]
+            row = [group, str(s.questions), str(s.coverage.get(primary, {}).get("scored", 0))]
             for level in levels:
                 c = s.coverage.get(level, {})
                 row += [_pct(c.get("all")), _pct(c.get("any"))]

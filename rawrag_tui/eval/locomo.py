@@ -18,8 +18,9 @@ import re
 from pathlib import Path
 from typing import Sequence
 
-from ..errors import UserError
-from ..importers.locomo import load_samples, parse_session_date
+from ..errors import ImportFormatError, UserError
+from ..importers.locomo import load_samples, parse, parse_session_date
+from ..importers.records import ParseStats
 from ..importers.source import ExportSource
 from ..memory import Memory
 from ..retrieval.types import EvidenceMessage
@@ -90,6 +91,11 @@ def load(path: str | Path) -> list[Haystack]:
         raise UserError(f"{path}: no such file")
     with ExportSource(path) as source:
         samples = load_samples(source)
+        for _ in parse(source, ParseStats()):  # the importer's checks, before any store is touched
+            pass
+    for index, sample in enumerate(samples):
+        if not isinstance(sample.get("qa", []), list):
+            raise ImportFormatError(path, "locomo", "'qa' must be a list", f"[{index}].qa")
     haystacks = []
     for index, sample in enumerate(samples):
         sample_id = str(sample.get("sample_id", index))

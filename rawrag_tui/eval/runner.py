@@ -170,7 +170,7 @@ def run(
     result = EvalResult(benchmark, source, primary, settings, [[] for _ in settings], group_order=group_order,
                         reader=reader, resamples=resamples, seed=seed)
     scorer = answers.load_scorer() if reader else None
-    needs_vectors = reader or any(s.mode != "lexical" for s in settings)
+    needs_vectors = any(s.mode != "lexical" for s in settings)
     with ExitStack() as stack:
         if root is None:
             root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rawrag-eval-")))
