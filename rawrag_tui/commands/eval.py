@@ -113,7 +113,7 @@ def print_report(result: EvalResult) -> None:
     primary = result.primary
     print(f"{result.benchmark}: {data['questions']} questions over {result.haystacks} histories "
           f"({result.messages} messages, {result.windows} windows) from {result.source}")
-    print(f"import {result.import_s:.1f}s, embed {result.embed_s:.1f}s "
+    print(f"import {result.import_s:.1f}s, embedder load {result.model_load_s:.1f}s, embed {result.embed_s:.1f}s "
           f"({_num(data['timings']['embed_s_per_question'], '{:.2f}')}s per question)")
     summaries = result.summaries()
     for setting, summary in zip(result.settings, summaries):

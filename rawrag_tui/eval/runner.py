@@ -67,6 +67,7 @@ class EvalResult:
     windows: int = 0
     import_s: float = 0.0
     embed_s: float = 0.0
+    model_load_s: float = 0.0
     reader: bool = False
     notes: list[str] = field(default_factory=list)
     resamples: int = 1000
@@ -108,6 +109,7 @@ class EvalResult:
             "timings": {
                 "import_s": self.import_s,
                 "embed_s": self.embed_s,
+                "model_load_s": self.model_load_s,
                 "import_s_per_question": self.import_s / questions if questions else None,
                 "embed_s_per_question": self.embed_s / questions if questions else None,
             },
@@ -184,10 +186,13 @@ def run(
                 report = mem.import_path(haystack.write(home), haystack.fmt, embed=False)
                 result.import_s += time.perf_counter() - started
                 if needs_vectors:
+                    if embedder is None:  # the model's load time is not embedding time
+                        started = time.perf_counter()
+                        embedder = mem.embedder
+                        result.model_load_s += time.perf_counter() - started
                     started = time.perf_counter()
                     mem.index()
                     result.embed_s += time.perf_counter() - started
-                    embedder = mem.embedder  # load the model once for every store
                 counts = mem.store.counts()
                 result.haystacks += 1
                 result.messages += counts["messages"]
