@@ -102,3 +102,41 @@ def test_bad_files_are_one_clear_error(tmp_path):
         longmemeval.load(bad)
     with pytest.raises(UserError, match="no such file"):
         longmemeval.load(tmp_path / "missing.json")
+
+
+class CountingEmbedder:
+    """Wraps the real embedder and records what it is asked to embed."""
+
+    def __init__(self, inner):
+        self.inner, self.fingerprint, self.dims, self.calls = inner, inner.fingerprint, inner.dims, []
+
+    def embed(self, texts, kind="document"):
+        self.calls.append((kind, list(texts)))
+        return self.inner.embed(texts, kind=kind)
+
+
+def test_cached_embedder_asks_the_model_once_per_distinct_text(embedder):
+    from rawrag_tui.eval.vector_cache import CachedEmbedder
+
+    counting = CountingEmbedder(embedder)
+    cache = CachedEmbedder(counting, max_items=2)
+    first = cache.embed(["alpha text", "beta text", "alpha text"])
+    assert counting.calls == [("document", ["alpha text", "beta text"])]
+    assert (first[0] == first[2]).all() and first.shape == (3, embedder.dims)
+    second = cache.embed(["beta text", "gamma text"])
+    assert counting.calls[-1] == ("document", ["gamma text"])
+    assert (second[0] == first[1]).all()
+    assert (second[1] == embedder.embed(["gamma text"])[0]).all()
+    assert (cache.hits, cache.misses) == (2, 3)
+    cache.embed(["a question?"], kind="query")  # queries pass straight through
+    assert counting.calls[-1] == ("query", ["a question?"])
+    cache.embed(["alpha text"])  # evicted (max_items=2): embedded again
+    assert counting.calls[-1] == ("document", ["alpha text"])
+
+
+def test_shared_sessions_are_embedded_once_across_question_stores(fixture_file, tmp_path, embedder):
+    result = runner.run("longmemeval", str(fixture_file), longmemeval.load(fixture_file),
+                        [Setting("hybrid", 1, 128)], primary="session", root=tmp_path / "stores", embedder=embedder)
+    per_store = result.windows // 3
+    assert result.windows_embedded == per_store and result.windows_reused == 2 * per_store
+    assert {o.question_id: o for o in result.outcomes[0]}["q-single"].coverage["session"].all

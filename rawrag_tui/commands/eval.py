@@ -114,7 +114,8 @@ def print_report(result: EvalResult) -> None:
     print(f"{result.benchmark}: {data['questions']} questions over {result.haystacks} histories "
           f"({result.messages} messages, {result.windows} windows) from {result.source}")
     print(f"import {result.import_s:.1f}s, embedder load {result.model_load_s:.1f}s, embed {result.embed_s:.1f}s "
-          f"({_num(data['timings']['embed_s_per_question'], '{:.2f}')}s per question)")
+          f"({_num(data['timings']['embed_s_per_question'], '{:.2f}')}s per question; "
+          f"{result.windows_embedded} windows embedded, {result.windows_reused} reused across stores)")
     summaries = result.summaries()
     for setting, summary in zip(result.settings, summaries):
         print(f"\n== {setting.label()}")

@@ -20,11 +20,14 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from ..memory import Memory
+from ..models import load_embedder
 from ..models.protocols import Embedder
+from ..settings import load_settings
 from ..retrieval.types import EvidenceMessage
 from . import answers
 from .compare import Difference, Setting, paired_bootstrap
 from .coverage import Coverage, Outcome, Summary, evidence_tokens, summarise_by_group
+from .vector_cache import CachedEmbedder
 
 Log = Callable[[str], None]
 
@@ -68,6 +71,8 @@ class EvalResult:
     import_s: float = 0.0
     embed_s: float = 0.0
     model_load_s: float = 0.0
+    windows_embedded: int = 0  # by the model, in this run
+    windows_reused: int = 0  # vectors another store of this run had already made
     reader: bool = False
     notes: list[str] = field(default_factory=list)
     resamples: int = 1000
@@ -110,6 +115,8 @@ class EvalResult:
                 "import_s": self.import_s,
                 "embed_s": self.embed_s,
                 "model_load_s": self.model_load_s,
+                "windows_embedded": self.windows_embedded,
+                "windows_reused": self.windows_reused,
                 "import_s_per_question": self.import_s / questions if questions else None,
                 "embed_s_per_question": self.embed_s / questions if questions else None,
             },
@@ -173,23 +180,26 @@ def run(
                         reader=reader, resamples=resamples, seed=seed)
     scorer = answers.load_scorer() if reader else None
     needs_vectors = any(s.mode != "lexical" for s in settings)
+    cache: CachedEmbedder | None = None  # one model, and each distinct window embedded once, for every store
     with ExitStack() as stack:
         if root is None:
             root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rawrag-eval-")))
         for number, haystack in enumerate(haystacks, start=1):
             home = Path(root) / store_name(haystack.name)
             home.mkdir(parents=True, exist_ok=True, mode=0o700)
-            with Memory.open(home, embedder=embedder) as mem:
+            if needs_vectors and cache is None:
+                if embedder is None:
+                    started = time.perf_counter()
+                    embedder = load_embedder(load_settings(home))
+                    result.model_load_s = time.perf_counter() - started
+                cache = CachedEmbedder(embedder)
+            with Memory.open(home, embedder=cache) as mem:
                 if reader:
                     answers.require_reader(mem)
                 started = time.perf_counter()
                 report = mem.import_path(haystack.write(home), haystack.fmt, embed=False)
                 result.import_s += time.perf_counter() - started
                 if needs_vectors:
-                    if embedder is None:  # the model's load time is not embedding time
-                        started = time.perf_counter()
-                        embedder = mem.embedder
-                        result.model_load_s += time.perf_counter() - started
                     started = time.perf_counter()
                     mem.index()
                     result.embed_s += time.perf_counter() - started
@@ -208,7 +218,9 @@ def run(
                     mem.settings = dataclasses.replace(mem.settings, retrieval=dataclasses.replace(configured, **overrides))
                     for q in haystack.questions:
                         result.outcomes[index].append(_ask_one(mem, haystack, q, scorer))
-    if not needs_vectors:
+    if cache is not None:
+        result.windows_embedded, result.windows_reused = cache.misses, cache.hits
+    else:
         result.notes.append("lexical only: nothing was embedded")
     return result
 
