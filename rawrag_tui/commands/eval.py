@@ -18,7 +18,7 @@ from ..eval.compare import Setting, parse_settings
 from ..eval.runner import EvalResult
 from ..retrieval.pipeline import MODES
 from ..settings import RetrievalSettings
-from .common import add_common, print_json
+from .common import print_json
 
 BENCHMARKS = {
     "locomo": "LoCoMo (a list of samples with conversation and qa)",
@@ -34,7 +34,11 @@ def register(sub) -> None:
         q = inner.add_parser(name, help=f"evaluate on {what}",
                              description=f"Evaluate on {what}. Each history gets its own store: in a temporary "
                                          "folder, or under --home DIR (reused by later runs).")
-        add_common(q)
+        # Not add_common's --home: here it is where the evaluation stores go, never the user's history.
+        q.add_argument("--home", default=argparse.SUPPRESS, metavar="DIR",
+                       help="keep the evaluation stores under DIR (one folder per history) and reuse them "
+                            "on later runs; default: a temporary folder, removed afterwards")
+        q.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
         q.add_argument("file", help="the benchmark's JSON file")
         q.add_argument("--k", type=int, default=defaults.top_k, help=f"windows kept (default {defaults.top_k})")
         q.add_argument("--candidates", type=int, default=defaults.candidates,
