@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 
@@ -28,7 +29,20 @@ def test_questions_keep_categories_1_to_4_with_parsed_evidence(fixture_file):
     assert first.questions[3].gold == {"evidence": frozenset()}
     assert first.questions[0].date == "2023-06-02"  # last session with turns, not the empty session_4
     assert [q.id for q in second.questions] == ["fx-2#0"]
-    assert "1 question(s) have no parseable evidence" in locomo.unscored_note([first, second])
+    assert locomo.notes([first, second]) == [
+        "1 question(s) have no parseable evidence id and are left out of coverage: fx-1#3"]
+
+
+def test_gold_ids_are_normalised_and_dangling_ones_reported(tmp_path):
+    samples = locomo_samples()
+    samples[0]["qa"][0]["evidence"] = ["D01:02"]  # leading zeros: the turn D1:2
+    samples[0]["qa"][2]["evidence"] = ["D3:5", "D9:99"]  # D9:99 is no turn of this sample
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(samples))
+    first = locomo.load(path)[0]
+    assert first.questions[0].gold == {"evidence": {"D1:2"}}
+    assert locomo.notes([first])[1] == ("1 gold evidence id(s) name no message of their sample, so those "
+                                        "questions can never be fully covered: fx-1#2 D9:99")
 
 
 def test_limit_questions_counts_across_samples(fixture_file):

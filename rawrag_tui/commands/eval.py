@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
         root=Path(home) if home else None, reader=args.reader, log=log,
         resamples=args.resamples, seed=args.seed,
     )
-    if module is locomo and (note := locomo.unscored_note(haystacks)):
-        result.notes.append(note)
+    if module is locomo:
+        result.notes.extend(locomo.notes(haystacks))
     if getattr(args, "json", False):
         print_json(result.to_json(details=args.details))
     else:

@@ -27,8 +27,14 @@ def parse_locomo_evidence(entries: Iterable[object] | None) -> frozenset[str]:
     found: set[str] = set()
     for entry in entries or ():
         if isinstance(entry, str):
-            found.update(LOCOMO_ID.findall(entry))
+            found.update(normalise_locomo_id(i) for i in LOCOMO_ID.findall(entry))
     return frozenset(found)
+
+
+def normalise_locomo_id(dia_id: str) -> str:
+    """``D30:05`` -> ``D30:5``: the dialogue ids in the conversations carry no leading zeros."""
+    session, turn = dia_id[1:].split(":")
+    return f"D{int(session)}:{int(turn)}"
 
 
 @dataclass(frozen=True)

@@ -99,16 +99,29 @@ def load(path: str | Path) -> list[Haystack]:
     haystacks = []
     for index, sample in enumerate(samples):
         sample_id = str(sample.get("sample_id", index))
+        conversation = sample["conversation"]
+        ids = frozenset(t["dia_id"] for key, turns in conversation.items()
+                        if key.startswith("session_") and isinstance(turns, list) for t in turns)
         haystacks.append(Haystack(sample_id, "locomo", _writer(sample), questions_of(sample, sample_id),
-                                  _retrieved(sample_id)))
+                                  _retrieved(sample_id), ids))
     if not any(h.questions for h in haystacks):
         raise UserError(f"{path}: no LoCoMo questions of categories 1-4")
     return haystacks
 
 
-def unscored_note(haystacks: Sequence[Haystack]) -> str | None:
+def _listed(ids: list[str]) -> str:
+    return ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else "")
+
+
+def notes(haystacks: Sequence[Haystack]) -> list[str]:
+    """What the reader of the figures must know about the gold evidence."""
+    out = []
     missing = [q.id for h in haystacks for q in h.questions if not q.gold[LEVEL]]
-    if not missing:
-        return None
-    return (f"{len(missing)} question(s) have no parseable evidence id and are left out of coverage: "
-            + ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else ""))
+    if missing:
+        out.append(f"{len(missing)} question(s) have no parseable evidence id and are left out of coverage: "
+                   + _listed(missing))
+    dangling = [f"{q.id} {i}" for h in haystacks for q in h.questions for i in sorted(q.gold[LEVEL] - h.message_ids)]
+    if dangling:
+        out.append(f"{len(dangling)} gold evidence id(s) name no message of their sample, so those questions "
+                   "can never be fully covered: " + _listed(dangling))
+    return out

@@ -55,6 +55,8 @@ class Haystack:
     questions: list[Question]
     #: Which gold-comparable ids the retrieved messages carry, per level.
     retrieved: Callable[[Memory, Sequence[EvidenceMessage]], dict[str, set[str]]]
+    #: Every message id in the history (to spot gold ids that name no message).
+    message_ids: frozenset[str] = frozenset()
 
 
 @dataclass
