@@ -18,7 +18,7 @@ from ..eval.compare import Setting, parse_settings
 from ..eval.runner import EvalResult
 from ..retrieval.pipeline import MODES
 from ..settings import RetrievalSettings
-from .common import print_json
+from .common import ProgressPrinter, print_json
 
 BENCHMARKS = {
     "locomo": "LoCoMo (a list of samples with conversation and qa)",
@@ -71,14 +71,21 @@ def run(args: argparse.Namespace) -> int:
     module = locomo if args.benchmark == "locomo" else longmemeval
     haystacks = runner.limit_questions(module.load(args.file), args.limit_questions)
     home = getattr(args, "home", None)
-    log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    progress = ProgressPrinter(enabled=not args.quiet)
+
+    def log(line: str) -> None:
+        if not args.quiet:
+            progress.finish()
+            print(line, file=sys.stderr, flush=True)
+
     result = runner.run(
         args.benchmark, str(Path(args.file)), haystacks, settings,
         primary=locomo.LEVEL if module is locomo else longmemeval.PRIMARY,
         group_order=tuple(locomo.CATEGORIES.values()) if module is locomo else longmemeval.TYPES,
-        root=Path(home) if home else None, reader=args.reader, log=log,
+        root=Path(home) if home else None, reader=args.reader, log=log, progress=progress,
         resamples=args.resamples, seed=args.seed,
     )
+    progress.finish()
     if module is locomo:
         result.notes.extend(locomo.notes(haystacks))
     if getattr(args, "json", False):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from ..memory import Memory
+from ..memory import Memory, Progress
 from ..models import load_embedder
 from ..models.protocols import Embedder
 from ..settings import load_settings
@@ -173,6 +173,7 @@ def run(
     embedder: Embedder | None = None,
     reader: bool = False,
     log: Log | None = None,
+    progress: Progress | None = None,
     resamples: int = 1000,
     seed: int = 0,
 ) -> EvalResult:
@@ -203,7 +204,7 @@ def run(
                 result.import_s += time.perf_counter() - started
                 if needs_vectors:
                     started = time.perf_counter()
-                    mem.index()
+                    mem.index(progress)
                     result.embed_s += time.perf_counter() - started
                 counts = mem.store.counts()
                 result.haystacks += 1
