@@ -140,3 +140,14 @@ def test_shared_sessions_are_embedded_once_across_question_stores(fixture_file, 
     per_store = result.windows // 3
     assert result.windows_embedded == per_store and result.windows_reused == 2 * per_store
     assert {o.question_id: o for o in result.outcomes[0]}["q-single"].coverage["session"].all
+
+
+def test_ids_that_read_alike_as_folders_get_their_own_stores(tmp_path):
+    entries = longmemeval_entries()[:2]
+    entries[0]["question_id"], entries[1]["question_id"] = "q/1", "q_1"
+    path = tmp_path / "alike.json"
+    path.write_text(json.dumps(entries))
+    root = tmp_path / "stores"
+    runner.run("longmemeval", str(path), longmemeval.load(path), [Setting("lexical", 1, 128)],
+               primary="session", root=root)
+    assert sorted(p.name for p in root.iterdir()) == ["q_1", "q_1-2"]

@@ -187,8 +187,13 @@ def run(
     with ExitStack() as stack:
         if root is None:
             root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rawrag-eval-")))
+        used: set[str] = set()
         for number, haystack in enumerate(haystacks, start=1):
-            home = Path(root) / store_name(haystack.name)
+            name = store_name(haystack.name)
+            if name in used:  # two ids that read the same as folder names must not share a store
+                name = f"{name}-{number}"
+            used.add(name)
+            home = Path(root) / name
             home.mkdir(parents=True, exist_ok=True, mode=0o700)
             if needs_vectors and cache is None:
                 if embedder is None:
