@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
+# CI lays shared/ beside the checkout; a git worktree elsewhere falls back to the workspace's
+SHARED = next((p for p in (REPO.parent / "shared", Path("/work/shared")) if p.is_dir()), REPO.parent / "shared")
 LOCOMO = SHARED / "data" / "locomo-conv-26.json"
 
 
