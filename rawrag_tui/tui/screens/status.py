@@ -1,0 +1,106 @@
+"""Status and models: profile, where the data lives, index freshness, execution device."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Label, Static
+
+from .. import keys
+from ..service import ProgressMeter, human_duration
+from .base import RawragScreen
+
+
+def execution_device(settings) -> str:
+    try:
+        from ...models.runtime import provider_report
+
+        report = provider_report(settings.models.device)
+    except Exception as exc:  # a missing runtime is a status to show, not a crash
+        return f"unknown ({exc})"
+    return f"{report['provider']} ({report['why']})"
+
+
+def size_text(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+class StatusScreen(RawragScreen):
+    PLACE = "status"
+    BINDINGS = keys.scope_bindings("status")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.indexing = False
+
+    def body(self) -> ComposeResult:
+        with VerticalScroll(id="status-box"):
+            yield Static("loading…", id="status-table")
+        yield Label("", id="index-progress")
+
+    def refresh_data(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="status")
+    def load(self) -> None:
+        status = self.gate("status")
+        device = execution_device(self.app.memory.settings)
+        self.app.call_from_thread(self.show, status, device)
+
+    def show(self, st: dict, device: str) -> None:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        pending = st["pending_embeddings"]
+        freshness = "up to date" if pending == 0 else f"{pending:,} windows wait for embeddings (x: index now)"
+        rows = [
+            ("Profile", st["profile"]),
+            ("Data location", self.app.display_home or st["home"]),
+            ("Database", f"{self.app.memory.settings.db_path.name}, {size_text(st['database_bytes'])}"),
+            ("Library", f"{st['sources']:,} sources · {st['conversations']:,} conversations · "
+                        f"{st['messages']:,} messages"),
+            ("Index", f"{st['windows']:,} windows · {freshness}"),
+            ("Embedding model", st["embedding_fingerprint"] or "none yet"),
+            ("Device", device),
+            ("Search", f"{st['retrieval']['mode']} · recall {st['retrieval']['candidates']} · "
+                       f"keep {st['retrieval']['top_k']}"),
+            ("Windows", f"{st['window']['tokens']} tokens, stride {st['window']['stride']}, "
+                        f"{st['window']['encoding']}"),
+            ("Reader", "installed" if getattr(self.app.memory, "ask", None) else "not installed"),
+        ]
+        for name, value in rows:
+            table.add_row(name, str(value))
+        self.query_one("#status-table", Static).update(table)
+
+    def action_refresh_status(self) -> None:
+        self.load()
+
+    def action_index_now(self) -> None:
+        if self.indexing:
+            return
+        self.indexing = True
+        self.query_one("#index-progress", Label).update("indexing…")
+        self.run_index()
+
+    @work(thread=True, exclusive=True, group="index")
+    def run_index(self) -> None:
+        meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
+        done = self.gate("index", meter)
+        self.app.call_from_thread(self.indexed, done)
+
+    def show_progress(self, stage: str, done: int, total: int | None, rate: float, eta: float | None) -> None:
+        text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" · {rate:,.0f}/s"
+        if total is not None:
+            text += f" · ETA {human_duration(eta)}"
+        self.query_one("#index-progress", Label).update(text)
+
+    def indexed(self, done: dict) -> None:
+        self.indexing = False
+        self.query_one("#index-progress", Label).update(f"indexed: {done['embedded']:,} windows embedded")
+        self.app.data_changed()
