@@ -56,12 +56,13 @@ KEYS: tuple[Key, ...] = (
     # search
     Key("search.mode", "ctrl+t", "cycle_mode", "Mode", "search"),
     Key("search.results", "down", "focus_results", "Results", "search", show=False),
-    Key("search.query", "escape", "focus_query", "Query", "search", show=False),
+    Key("search.toggle", "escape", "toggle_focus", "Query/results", "search", show=False),
     # ask
     Key("ask.evidence", "e", "toggle_evidence", "Evidence", "ask"),
-    Key("ask.question", "escape", "focus_question", "Question", "ask", show=False),
+    Key("ask.toggle", "escape", "toggle_focus", "Question/citations", "ask", show=False),
     # import
-    Key("import.cancel", "escape", "cancel_import", "Cancel import", "import"),
+    Key("import.cancel", "escape", "cancel_import", "Cancel import / leave box", "import"),
+    Key("import.complete", "tab", "complete", "Take the path completion", "import path box", show=False),
     # status
     Key("status.index", "x", "index_now", "Index now", "status"),
     Key("status.refresh", "r", "refresh_status", "Refresh", "status"),

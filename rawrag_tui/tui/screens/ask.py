@@ -144,5 +144,10 @@ class AskScreen(RawragScreen):
     def action_toggle_evidence(self) -> None:
         self.query_one("#evidence-box").toggle_class("hidden")
 
-    def action_focus_question(self) -> None:
-        self.focus_main()
+    def action_toggle_focus(self) -> None:
+        """Escape leaves the question box (so single-letter keys work) and comes back to it."""
+        if self.focused is self.query_one("#question"):
+            citations = self.query_one("#citations", OptionList)
+            citations.focus() if citations.option_count else self.set_focus(None)
+        else:
+            self.focus_main()

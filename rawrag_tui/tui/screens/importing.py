@@ -14,7 +14,7 @@ from ...errors import UserError
 from ...importers.source import ExportSource
 from .. import keys
 from ..service import Cancelled, ProgressMeter, human_duration
-from ..widgets.paths import PathSuggester
+from ..widgets.paths import PathInput
 from .base import RawragScreen
 
 UNITS = {"import": "messages", "parse": "messages", "embed": "windows"}
@@ -40,12 +40,12 @@ class ImportScreen(RawragScreen):
 
     def body(self) -> ComposeResult:
         yield Label("Import an export: a file, a folder or a zip. Tab accepts a completion.", classes="pane-title")
-        yield Input(placeholder="path, e.g. ~/Downloads/export.zip", id="path", suggester=PathSuggester())
+        yield PathInput(placeholder="path, e.g. ~/Downloads/export.zip", id="path")
         yield Label("format: —", id="detected")
         with Horizontal(id="import-buttons"):
             yield Button("Import", id="start", variant="primary")
             yield Button("Cancel (esc)", id="cancel", disabled=True)
-        yield ProgressBar(id="progress", show_eta=False)
+        yield ProgressBar(id="progress", show_eta=False, total=1, classes="hidden")
         yield Label("", id="rate")
         yield Static("", id="import-result")
 
@@ -96,7 +96,9 @@ class ImportScreen(RawragScreen):
         self.query_one("#start", Button).disabled = True
         self.query_one("#cancel", Button).disabled = False
         self.query_one("#import-result", Static).update("")
-        self.query_one("#progress", ProgressBar).update(total=None, progress=0)
+        bar = self.query_one("#progress", ProgressBar)
+        bar.remove_class("hidden")
+        bar.update(total=None, progress=0)
         self.query_one("#rate", Label).update(f"importing {shown_path or path}…")
         self.meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
         self.app.active_meters.add(self.meter)
@@ -163,6 +165,11 @@ class ImportScreen(RawragScreen):
 
     @on(Button.Pressed, "#cancel")
     def action_cancel_import(self) -> None:
+        """Escape cancels a running import; otherwise it leaves (or returns to) the path box."""
         if self.running and self.meter is not None:
             self.meter.cancel.set()
             self.query_one("#rate", Label).update("cancelling…")
+        elif self.focused is self.query_one("#path"):
+            self.set_focus(None)
+        else:
+            self.focus_main()

@@ -40,6 +40,7 @@ class SearchScreen(RawragScreen):
         self.result: SearchResult | None = None
         self._timer = None
         self._asked = 0  # increases per query typed; stale results are dropped
+        self._focus_when_ready = False  # enter was pressed before the results came
 
     def body(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -71,9 +72,13 @@ class SearchScreen(RawragScreen):
         self.schedule(DEBOUNCE_S)
 
     @on(Input.Submitted, "#query")
-    def query_submitted(self) -> None:
-        self.schedule(0)
-        self.action_focus_results()
+    def query_submitted(self, event: Input.Submitted) -> None:
+        current = self.result is not None and (self.result.query, self.result.mode) == (event.value, self.mode)
+        if not current:
+            self.schedule(0)
+            self._focus_when_ready = True
+        else:
+            self.action_focus_results()
 
     def schedule(self, delay: float) -> None:
         if self._timer:
@@ -85,7 +90,11 @@ class SearchScreen(RawragScreen):
             return
         self.query_one("#search-status", Label).update("searching…")
         asked = self._asked
-        self._timer = self.set_timer(delay, lambda: self.run_search(asked, query, self.mode))
+        mode = self.mode
+        if delay <= 0:
+            self.run_search(asked, query, mode)
+        else:
+            self._timer = self.set_timer(delay, lambda: self.run_search(asked, query, mode))
 
     @work(thread=True, exclusive=True, group="search")
     def run_search(self, asked: int, query: str, mode: str) -> None:
@@ -117,6 +126,9 @@ class SearchScreen(RawragScreen):
         hits.set_options(options)
         if options:
             hits.highlighted = 0
+            if self._focus_when_ready:
+                hits.focus()
+        self._focus_when_ready = False
         notes = " · ".join(result.notes)
         status.update(f"{len(result.hits)} hits for “{result.query}” ({result.mode})" + (f" · {notes}" if notes else ""))
 
@@ -157,5 +169,10 @@ class SearchScreen(RawragScreen):
         if hits.option_count:
             hits.focus()
 
-    def action_focus_query(self) -> None:
-        self.query_one("#query").focus()
+    def action_toggle_focus(self) -> None:
+        """Escape leaves the query box (so single-letter keys work) and comes back to it."""
+        if self.focused is self.query_one("#query"):
+            hits = self.query_one("#hits", OptionList)
+            hits.focus() if hits.option_count else self.set_focus(None)
+        else:
+            self.focus_main()

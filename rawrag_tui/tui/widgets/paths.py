@@ -6,6 +6,9 @@ import os
 from pathlib import Path
 
 from textual.suggester import Suggester
+from textual.widgets import Input
+
+from .. import keys
 
 
 class PathSuggester(Suggester):
@@ -38,3 +41,20 @@ def suggest_path(value: str) -> str | None:
         completed = name + (os.sep if (base / name).is_dir() else "")
         return value[: len(value) - len(stem)] + completed
     return None
+
+
+class PathInput(Input):
+    """An Input where tab takes the path completion (and moves on when there is none)."""
+
+    BINDINGS = keys.bindings("import.complete")
+
+    def __init__(self, **kwargs):
+        super().__init__(suggester=PathSuggester(), **kwargs)
+
+    def action_complete(self) -> None:
+        suggestion = self._suggestion  # Textual keeps the live suggestion here
+        if suggestion and len(suggestion) > len(self.value) and self.cursor_at_end:
+            self.value = suggestion
+            self.cursor_position = len(self.value)
+        else:
+            self.screen.focus_next()
