@@ -42,7 +42,7 @@ async def test_first_run_welcome_then_import_through_the_ui(open_memory, tmp_pat
         await pilot.press("enter")
         await until(pilot, lambda: not screen.running and text_of(screen.query_one("#import-result")))
         result = text_of(screen.query_one("#import-result"))
-        assert "Imported 2 conversations (jsonl): 8 new of 8 messages" in result
+        assert "Imported 2 conversations (jsonl): 9 new of 9 messages" in result
         assert mem.status()["conversations"] == 2 and mem.status()["pending_embeddings"] == 0
 
         await pilot.press("escape", "l")  # leave the path box, then go to the library
@@ -102,7 +102,7 @@ async def test_cancelled_import(open_memory, tmp_path, monkeypatch, stage, expec
     if stage == "import":
         assert status["conversations"] == 0 and status["messages"] == 0 and status["sources"] == 0
     else:
-        assert status["messages"] == 8 and status["pending_embeddings"] == status["windows"] > 0
+        assert status["messages"] == 9 and status["pending_embeddings"] == status["windows"] > 0
 
 
 @run_async

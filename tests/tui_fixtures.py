@@ -21,6 +21,8 @@ ROWS = [
      "speaker": "Ben", "text": "Passport photo done.", "captions": ["image: passport-photo.jpg"]},
     {"conversation": "trip", "title": "Lisbon trip", "kind": "dm", "id": "t5", "timestamp": "2026-03-02T18:31:00Z",
      "speaker": "Ana", "text": "Ticket attached.", "attachments": ["ticket-LIS.pdf"]},
+    {"conversation": "trip", "title": "Lisbon trip", "kind": "dm", "id": "t6", "timestamp": "2026-03-02T19:00:00Z",
+     "speaker": "Ben", "text": "Which hotel in Alfama? The one with the roof terrace?", "reply_to": "t1"},
     {"conversation": "books", "title": "Book club", "kind": "group", "id": "b1", "timestamp": "2026-02-10T20:00:00Z",
      "speaker": "Chloe", "text": "Next month we read The Remains of the Day by Kazuo Ishiguro."},
     {"conversation": "books", "title": "Book club", "kind": "group", "id": "b2", "timestamp": "2026-02-10T20:04:00Z",

@@ -80,9 +80,9 @@ class WelcomeScreen(Screen):
                 "searchable and answerable offline. Your data lives in:", classes="welcome-text")
             yield Static(home, id="welcome-home")
             with Vertical(id="welcome-buttons"):
-                yield Button("d  Load the demo history (4 conversations)", id="demo", variant="primary")
-                yield Button("i  Import an export", id="import")
-                yield Button("q  Quit", id="quit")
+                yield Button("d  Load the demo history (4 conversations)", id="demo", variant="primary", compact=True)
+                yield Button("i  Import an export", id="import", compact=True)
+                yield Button("q  Quit", id="quit", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

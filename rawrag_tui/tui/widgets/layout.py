@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from ...retrieval.serialise import format_timestamp
 
@@ -22,16 +22,17 @@ class Item:
     depth: int  # 1 for a reply shown inside its thread
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
+    """A NamedTuple, not a dataclass: a long conversation makes hundreds of thousands."""
+
     item: int  # index into the display items
-    kind: str  # header | text | meta | blank
+    kind: str  # header (text filled in when drawn) | text | meta | blank
     text: str
     start: int = 0  # offset of ``text`` in the message text (for highlights)
 
 
 def json_list(value) -> list[str]:
-    if not value:
+    if not value or value == "[]":
         return []
     if isinstance(value, str):
         try:
@@ -124,14 +125,18 @@ def layout(items: Sequence[Item], width: int, indent: int = 4) -> tuple[list[Lin
     """All lines for ``width`` columns, and the first line of each item."""
     lines: list[Line] = []
     starts: list[int] = []
+    append = lines.append
     for n, item in enumerate(items):
         m = item.message
         room = width - item.depth * indent
         starts.append(len(lines))
-        lines.append(Line(n, "header", header_text(m)))
+        append(Line(n, "header", ""))  # formatted only when on screen
         text = m.get("text") or ""
-        for start, end in wrap(text, room):
-            lines.append(Line(n, "text", text[start:end], start))
+        if len(text) <= room and "\n" not in text:
+            append(Line(n, "text", text, 0))
+        else:
+            for start, end in wrap(text, room):
+                append(Line(n, "text", text[start:end], start))
         for caption in json_list(m.get("captions")):
             for start, end in wrap(f"[image] {caption}", room):
                 lines.append(Line(n, "meta", f"[image] {caption}"[start:end]))

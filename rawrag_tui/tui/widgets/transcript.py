@@ -19,7 +19,7 @@ from textual.strip import Strip
 
 from ...retrieval.highlight import match_spans
 from .. import keys
-from .layout import Item, Line, layout, thread_order
+from .layout import Item, Line, header_text, layout, thread_order
 
 GUTTER = 2
 INDENT = 4
@@ -212,9 +212,11 @@ class TranscriptView(ScrollView, can_focus=True):
     def _content(self, line: Line, line_style: Style) -> list[Segment]:
         style = self.get_component_rich_style
         if line.kind == "header":
-            speaker, _, rest = line.text.partition("  ")
+            message = self.items[line.item].message
+            speaker = message.get("speaker") or "?"
+            rest = header_text(message)[len(speaker):]
             return [Segment(speaker, line_style + style("transcript--speaker")),
-                    Segment("  " + rest, line_style + style("transcript--time"))]
+                    Segment(rest, line_style + style("transcript--time"))]
         if line.kind == "meta":
             return [Segment(line.text, line_style + style("transcript--meta"))]
         if line.kind == "blank":
