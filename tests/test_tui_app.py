@@ -13,8 +13,8 @@ from rawrag_tui.tui.screens.library import LibraryScreen
 from rawrag_tui.tui.screens.search import SearchScreen
 from rawrag_tui.tui.service import ProgressMeter
 from rawrag_tui.tui.widgets.transcript import TranscriptView
-from tests.tui_fixtures import (DISPLAY_HOME, app_for, fake_ask, filled_memory, run_async, settle, until,
-                                write_fixture)
+from tests.tui_fixtures import (DISPLAY_HOME, app_for, fake_ask, filled, run_async, settle, tui_template,  # noqa: F401
+                                until, write_fixture)
 
 SIZE = (100, 30)
 
@@ -53,8 +53,24 @@ async def test_first_run_welcome_then_import_through_the_ui(open_memory, tmp_pat
 
 
 @run_async
-async def test_path_completion_and_bad_path(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_welcome_loads_the_demo_history(open_memory):
+    mem = open_memory()
+    app = app_for(mem)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await until(pilot, lambda: app.current_mode == "import" and not app.screen.running
+                    and text_of(app.screen.query_one("#import-result")), timeout=30)
+        assert "Imported 4 conversations (jsonl): 44 new of 44 messages" in text_of(app.screen.query_one("#import-result"))
+        await pilot.press("escape", "l")
+        await settle(pilot)
+        assert isinstance(app.screen, LibraryScreen)
+        assert app.screen.query_one("#conversations", OptionList).option_count == 4
+
+
+@run_async
+async def test_path_completion_and_bad_path(filled, open_memory, tmp_path):
+    mem = filled
     write_fixture(tmp_path / "exports", "second-history.jsonl")
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -106,8 +122,8 @@ async def test_cancelled_import(open_memory, tmp_path, monkeypatch, stage, expec
 
 
 @run_async
-async def test_escape_cancels_a_running_import(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_escape_cancels_a_running_import(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i")
@@ -121,8 +137,8 @@ async def test_escape_cancels_a_running_import(open_memory, tmp_path):
 
 
 @run_async
-async def test_search_as_you_type_and_open_a_hit(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_search_as_you_type_and_open_a_hit(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash")
@@ -149,8 +165,8 @@ async def test_search_as_you_type_and_open_a_hit(open_memory, tmp_path):
 
 
 @run_async
-async def test_search_mode_switch(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_search_mode_switch(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *"Ishiguro")
@@ -165,8 +181,8 @@ async def test_search_mode_switch(open_memory, tmp_path):
 
 
 @run_async
-async def test_ask_streams_and_opens_a_citation(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_ask_streams_and_opens_a_citation(filled, open_memory, tmp_path):
+    mem = filled
     mem.ask = fake_ask(mem)
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -190,8 +206,8 @@ async def test_ask_streams_and_opens_a_citation(open_memory, tmp_path):
 
 
 @run_async
-async def test_ask_without_a_reader_says_so(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_ask_without_a_reader_says_so(filled, open_memory, tmp_path):
+    mem = filled
     assert getattr(mem, "ask", None) is None or True
     if hasattr(type(mem), "ask"):
         pytest.skip("this build has a reader; covered by the reader's own tests")
@@ -205,10 +221,10 @@ async def test_ask_without_a_reader_says_so(open_memory, tmp_path):
 
 
 @run_async
-async def test_ask_reader_error_is_shown(open_memory, tmp_path):
+async def test_ask_reader_error_is_shown(filled, open_memory, tmp_path):
     from rawrag_tui.errors import UserError
 
-    mem = filled_memory(open_memory, tmp_path)
+    mem = filled
 
     def broken(question, **_):
         raise UserError("reader model not found: run `rawrag models fetch`")
@@ -222,8 +238,8 @@ async def test_ask_reader_error_is_shown(open_memory, tmp_path):
 
 
 @run_async
-async def test_delete_conversation_with_confirmation(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_delete_conversation_with_confirmation(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -252,8 +268,8 @@ async def test_delete_conversation_with_confirmation(open_memory, tmp_path):
 
 
 @run_async
-async def test_delete_source_from_the_sources_list(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_delete_source_from_the_sources_list(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -270,8 +286,8 @@ async def test_delete_source_from_the_sources_list(open_memory, tmp_path):
 
 
 @run_async
-async def test_delete_from_an_opened_conversation_closes_it(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_delete_from_an_opened_conversation_closes_it(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *"Ishiguro", "enter")
@@ -287,8 +303,8 @@ async def test_delete_from_an_opened_conversation_closes_it(open_memory, tmp_pat
 
 
 @run_async
-async def test_library_filter_and_transcript_threads(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_library_filter_and_transcript_threads(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -310,7 +326,8 @@ async def test_library_filter_and_transcript_threads(open_memory, tmp_path):
         view = screen.query_one(TranscriptView)
         assert view.has_focus
         order = [(it.message["external_id"], it.depth) for it in view.items]
-        assert order == [("t1", 0), ("t2", 0), ("t3", 0), ("t4", 0), ("t5", 0)] or ("t3", 1) in order
+        # t6 replies to t1 a day later: shown in t1's thread; t3 answers the message just before it: flat
+        assert order == [("t1", 0), ("t6", 1), ("t2", 0), ("t3", 0), ("t4", 0), ("t5", 0)]
         await pilot.press("G")
         assert view.current["external_id"] == order[-1][0]
         await pilot.press("k", "g")
@@ -318,10 +335,9 @@ async def test_library_filter_and_transcript_threads(open_memory, tmp_path):
 
 
 @run_async
-async def test_keys_help_palette_and_user_keymap(open_memory, tmp_path, home):
-    home.mkdir(parents=True, exist_ok=True)
+async def test_keys_help_palette_and_user_keymap(filled, open_memory, tmp_path, home):
     (home / "config.toml").write_text('[keymap]\n"app.search" = "f2"\n"no.such" = "f9"\n', encoding="utf-8")
-    mem = filled_memory(open_memory, tmp_path)
+    mem = open_memory()  # reads the config written above
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -345,8 +361,8 @@ async def test_keys_help_palette_and_user_keymap(open_memory, tmp_path, home):
 
 
 @run_async
-async def test_every_screen_is_reachable_with_keys(open_memory, tmp_path):
-    mem = filled_memory(open_memory, tmp_path)
+async def test_every_screen_is_reachable_with_keys(filled, open_memory, tmp_path):
+    mem = filled
     app = app_for(mem)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -4,17 +4,10 @@ after a deliberate change, and look at the SVGs before committing them."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.tui_fixtures import app_for, fake_ask, filled_memory, settle, until
+from tests.tui_fixtures import app_for, fake_ask, filled, settle, tui_template, until  # noqa: F401
 
 SMALL = (80, 24)
 MEDIUM = (100, 30)
-
-
-@pytest.fixture
-def filled(open_memory, tmp_path):
-    return filled_memory(open_memory, tmp_path)
 
 
 def test_welcome_on_first_run(snap_compare, open_memory):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import write_jsonl
 
@@ -37,10 +40,24 @@ def write_fixture(folder: Path, name: str = "history.jsonl", rows: list[dict] | 
     return write_jsonl(folder / name, rows or ROWS)
 
 
-def filled_memory(open_memory, tmp_path: Path):
-    mem = open_memory()
-    mem.import_path(write_fixture(tmp_path / "exports"), "jsonl")
-    return mem
+@pytest.fixture(scope="session")
+def tui_template(tmp_path_factory, embedder) -> Path:
+    """The fixture imported and embedded once per session; tests get a copy of its database."""
+    from rawrag_tui.memory import Memory
+    from rawrag_tui.settings import DB_NAME
+
+    folder = tmp_path_factory.mktemp("tui-template")
+    with Memory.open(folder / "home", embedder=embedder) as mem:
+        mem.import_path(write_fixture(folder / "exports"), "jsonl")
+    return folder / "home" / DB_NAME
+
+
+@pytest.fixture
+def filled(open_memory, home, tui_template):
+    """A Memory on a private copy of the session's imported fixture."""
+    home.mkdir(parents=True, exist_ok=True)
+    shutil.copy(tui_template, home / tui_template.name)
+    return open_memory()
 
 
 def app_for(mem, **kwargs):

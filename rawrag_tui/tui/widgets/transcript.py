@@ -204,7 +204,7 @@ class TranscriptView(ScrollView, can_focus=True):
         gutter = "▌ " if is_cursor else ("┃ " if is_marked else "  ")
         gutter_style = style("transcript--cursor") if is_cursor else style("transcript--marked")
         segments = [Segment(gutter, base + Style(color=gutter_style.bgcolor or gutter_style.color))]
-        if item.depth:
+        if item.depth and line.kind != "blank":
             segments.append(Segment("│" + " " * (INDENT - 1), line_style + style("transcript--thread")))
         segments.extend(self._content(line, line_style))
         return Strip(segments).crop_extend(0, width, line_style if line.kind != "blank" else base)
