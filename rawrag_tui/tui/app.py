@@ -161,6 +161,16 @@ class RawragApp(App):
         self.action_go("status")
         self.call_after_refresh(lambda: self.get_screen_for("status").action_index_now())
 
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Textual saves to the Downloads folder; where there is none, save to the working directory."""
+        if path is None:
+            from platformdirs import user_downloads_path
+
+            if not Path(user_downloads_path()).is_dir():
+                path = str(Path.cwd())
+        return super().deliver_screenshot(filename, path, time_format)
+
     def action_quit(self) -> None:
         for meter in list(self.active_meters):  # an import in flight rolls back
             meter.cancel.set()

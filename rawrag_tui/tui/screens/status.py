@@ -31,6 +31,17 @@ def size_text(n: int) -> str:
     return f"{n} B"
 
 
+def on_disk(db_path) -> int:
+    """The database with its write-ahead log: until a checkpoint, new data lives in the -wal file."""
+    total = 0
+    for suffix in ("", "-wal"):
+        try:
+            total += db_path.with_name(db_path.name + suffix).stat().st_size
+        except OSError:
+            pass
+    return total
+
+
 class StatusScreen(RawragScreen):
     PLACE = "status"
     BINDINGS = keys.scope_bindings("status")
@@ -62,7 +73,7 @@ class StatusScreen(RawragScreen):
         rows = [
             ("Profile", st["profile"]),
             ("Data location", self.app.display_home or st["home"]),
-            ("Database", f"{self.app.memory.settings.db_path.name}, {size_text(st['database_bytes'])}"),
+            ("Database", f"{self.app.memory.settings.db_path.name}, {size_text(on_disk(self.app.memory.settings.db_path))}"),
             ("Library", f"{st['sources']:,} sources · {st['conversations']:,} conversations · "
                         f"{st['messages']:,} messages"),
             ("Index", f"{st['windows']:,} windows · {freshness}"),
