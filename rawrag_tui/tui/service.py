@@ -55,8 +55,13 @@ class MemoryGate:
         return True
 
 
-def ask(memory: Any, question: str, on_piece: Callable[[str], None]) -> Any:
-    """``memory.ask`` with streaming, whichever streaming keyword the reader takes."""
+def ask(memory: Any, question: str, on_piece: Callable[[str], None],
+        on_evidence: Callable[[Any], None] | None = None) -> Any:
+    """``memory.ask`` with streaming, whichever streaming keyword the reader takes.
+
+    ``on_evidence`` gets the packed evidence before the answer streams, when
+    the reader offers it (so the evidence can be shown while it reads).
+    """
     ask_fn = getattr(memory, "ask", None)
     if ask_fn is None:
         raise UserError(NO_READER)
@@ -65,7 +70,10 @@ def ask(memory: Any, question: str, on_piece: Callable[[str], None]) -> Any:
     except (TypeError, ValueError):
         params = {}
     keyword = "on_token" if "on_token" in params and "stream" not in params else "stream"
-    return ask_fn(question, **{keyword: on_piece})
+    kwargs = {keyword: on_piece}
+    if on_evidence is not None and "on_evidence" in params:
+        kwargs["on_evidence"] = on_evidence
+    return ask_fn(question, **kwargs)
 
 
 def field(obj: Any, name: str, default: Any = None) -> Any:

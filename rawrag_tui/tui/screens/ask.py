@@ -79,9 +79,14 @@ class AskScreen(RawragScreen):
         def on_piece(piece: str) -> None:
             self.app.call_from_thread(self.add_piece, piece)
 
+        def on_evidence(packed) -> None:
+            text = field(packed, "text")
+            if text:
+                self.app.call_from_thread(self.query_one("#evidence", Static).update, text)
+
         try:
             with self.gate.hold():
-                answer = service.ask(self.app.memory, question, on_piece)
+                answer = service.ask(self.app.memory, question, on_piece, on_evidence)
         except UserError as exc:
             self.app.call_from_thread(self.show_error, str(exc))
             return

@@ -98,6 +98,8 @@ class SearchScreen(RawragScreen):
 
     @work(thread=True, exclusive=True, group="search")
     def run_search(self, asked: int, query: str, mode: str) -> None:
+        if get_current_worker().is_cancelled:
+            return  # a newer query replaced this one while it waited
         try:
             result, error = self.gate("search", query, mode=mode), None
         except errors.UserError as exc:

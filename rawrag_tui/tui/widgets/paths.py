@@ -37,6 +37,8 @@ def suggest_path(value: str) -> str | None:
         return None
     for name in names:
         if name == stem:
+            if (base / name).is_dir() and not value.endswith(os.sep):
+                return value + os.sep  # a whole folder name: continue into it
             continue
         completed = name + (os.sep if (base / name).is_dir() else "")
         return value[: len(value) - len(stem)] + completed
