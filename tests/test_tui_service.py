@@ -81,7 +81,7 @@ def test_path_suggestions(tmp_path):
     assert suggest_path(str(tmp_path / "exp")) == str(tmp_path / "export.zip")
     assert suggest_path(str(tmp_path / "exports")) == str(tmp_path / "exports") + "/"
     assert suggest_path(str(tmp_path / "exports") + "/") is None  # an empty folder
-    assert suggest_path(str(tmp_path / ".")) == str(tmp_path / ".hidden")
+    assert suggest_path(str(tmp_path) + "/.") == str(tmp_path / ".hidden")  # dot files only when asked
     assert suggest_path(str(tmp_path / "nothing")) is None
     assert suggest_path(str(tmp_path / "missing-dir" / "x")) is None
 
