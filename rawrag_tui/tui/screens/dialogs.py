@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -51,12 +52,17 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help"):
             yield Label("Keys  (ctrl+p: every action by name · esc closes)", id="help-title")
             table = VimDataTable(id="help-table", cursor_type="row")
-            table.add_columns("Key", "Action", "Where", "Id")
+            table.add_columns("Key", "Action", Text("Id (for config.toml [keymap])"))
             keymap = getattr(self.app, "user_keymap", {})
+            scope = None
             for key, live in keys.effective(keymap):
-                table.add_row(keys.display(live), key.description, key.scope, key.id)
-            table.add_row("ctrl+p", "Command palette", "everywhere", "(textual)")
-            table.add_row("tab", "Next pane", "everywhere", "(textual)")
+                if key.scope != scope:
+                    scope = key.scope
+                    table.add_row("", Text(scope, style="bold"), "")
+                table.add_row(keys.display(live), key.description, key.id)
+                if key.id == "app.quit":
+                    table.add_row("ctrl+p", "Command palette", "(textual)")
+                    table.add_row("tab", "Next pane", "(textual)")
             yield table
 
     def on_mount(self) -> None:
