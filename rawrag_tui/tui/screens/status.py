@@ -83,7 +83,8 @@ class StatusScreen(RawragScreen):
                        f"keep {st['retrieval']['top_k']}"),
             ("Windows", f"{st['window']['tokens']} tokens, stride {st['window']['stride']}, "
                         f"{st['window']['encoding']}"),
-            ("Reader", "installed" if getattr(self.app.memory, "ask", None) else "not installed"),
+            ("Reader", "available (loads on the first question)" if getattr(self.app.memory, "ask", None)
+             else "not installed"),
         ]
         for name, value in rows:
             table.add_row(name, str(value))
