@@ -57,6 +57,19 @@ class TranscriptView(ScrollView, can_focus=True):
         self._starts: list[int] = []
         self._width = 0
         self._spans: dict[int, list[tuple[int, int]]] = {}
+        self._style_cache: dict[str, Style] = {}
+
+    def notify_style_update(self) -> None:
+        self._style_cache.clear()
+        super().notify_style_update()
+
+    def _style(self, name: str) -> Style:
+        """A component style, looked up once per theme/CSS change rather than once per line."""
+        style = self._style_cache.get(name)
+        if style is None:
+            style = self.rich_style if name == "base" else self.get_component_rich_style(name)
+            self._style_cache[name] = style
+        return style
 
     # -- content -------------------------------------------------------------
 
@@ -184,14 +197,14 @@ class TranscriptView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._style("base")
         index = self.scroll_offset.y + y
         if index >= len(self._lines):
             return Strip.blank(width, base)
         line = self._lines[index]
         item = self.items[line.item]
         message = item.message
-        style = self.get_component_rich_style
+        style = self._style
         is_cursor = line.item == self.cursor and line.kind != "blank"
         is_marked = message["id"] in self.marked and line.kind != "blank"
         line_style = base
@@ -210,7 +223,7 @@ class TranscriptView(ScrollView, can_focus=True):
         return Strip(segments).crop_extend(0, width, line_style if line.kind != "blank" else base)
 
     def _content(self, line: Line, line_style: Style) -> list[Segment]:
-        style = self.get_component_rich_style
+        style = self._style
         if line.kind == "header":
             message = self.items[line.item].message
             speaker = message.get("speaker") or "?"
