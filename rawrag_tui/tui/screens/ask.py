@@ -82,7 +82,7 @@ class AskScreen(RawragScreen):
         def on_evidence(packed) -> None:
             text = field(packed, "text")
             if text:
-                self.app.call_from_thread(self.query_one("#evidence", Static).update, text)
+                self.app.call_from_thread(self.show_evidence, text)
 
         try:
             with self.gate.hold():
@@ -91,6 +91,9 @@ class AskScreen(RawragScreen):
             self.app.call_from_thread(self.show_error, str(exc))
             return
         self.app.call_from_thread(self.show_answer, answer)
+
+    def show_evidence(self, text: str) -> None:
+        self.query_one("#evidence", Static).update(text)
 
     def add_piece(self, piece: str) -> None:
         self.streamed += piece

@@ -90,7 +90,10 @@ class ImportScreen(RawragScreen):
         self.start(self.query_one("#path", Input).value.strip())
 
     def start(self, path: str, fmt: str = "auto", shown_path: str | None = None) -> None:
-        if self.running or not path:
+        if self.running:
+            return
+        if not path:
+            self.query_one("#import-result", Static).update("Type the path of an export first.")
             return
         self.running = True
         self.query_one("#start", Button).disabled = True
