@@ -54,8 +54,8 @@ KEYS: tuple[Key, ...] = (
     Key("library.delete", "d", "delete", "Delete", "library"),
     Key("library.back", "escape", "back", "Back", "library", show=False),
     # search
-    Key("search.mode", "ctrl+t", "cycle_mode", "Mode", "search"),
-    Key("search.results", "down", "focus_results", "Results", "search", show=False),
+    Key("search.mode", "ctrl+t", "cycle_mode", "Search mode", "search"),
+    Key("search.results", "down", "focus_results", "Go to results", "search", show=False),
     Key("search.toggle", "escape", "toggle_focus", "Query/results", "search", show=False),
     # ask
     Key("ask.evidence", "e", "toggle_evidence", "Evidence", "ask"),
@@ -106,6 +106,7 @@ def markdown_table() -> str:
     """The keys table for the README (``python -m rawrag_tui.tui.keys``)."""
     rows = ["| Key | Action | Where | Binding id |", "|---|---|---|---|"]
     rows += [f"| `{display(k.key)}` | {k.description} | {k.scope} | `{k.id}` |" for k in KEYS]
+    rows.append("| `enter` | Open the highlighted conversation, hit or citation; run the box's search, question or import | everywhere | (Textual) |")
     rows.append("| `ctrl+p` | Command palette (every action) | everywhere | (Textual) |")
     rows.append("| `tab` / `shift+tab` | Next / previous pane | everywhere | (Textual) |")
     return "\n".join(rows)

@@ -61,6 +61,7 @@ class HelpScreen(ModalScreen[None]):
                     table.add_row("", Text(scope, style="bold"), "")
                 table.add_row(keys.display(live), key.description, key.id)
                 if key.id == "app.quit":
+                    table.add_row("enter", "Open / run", "(textual)")
                     table.add_row("ctrl+p", "Command palette", "(textual)")
                     table.add_row("tab", "Next pane", "(textual)")
             yield table
