@@ -324,8 +324,8 @@ async def test_library_filter_and_transcript_threads(filled, open_memory, tmp_pa
         view = screen.query_one(TranscriptView)
         assert view.has_focus
         order = [(it.message["external_id"], it.depth) for it in view.items]
-        # t6 replies to t1 a day later: shown in t1's thread; t3 answers the message just before it: flat
-        assert order == [("t1", 0), ("t6", 1), ("t2", 0), ("t3", 0), ("t4", 0), ("t5", 0)]
+        # replies (jsonl reply_to) sit under the message they answer, even a day later (t6)
+        assert order == [("t1", 0), ("t6", 1), ("t2", 0), ("t3", 1), ("t4", 0), ("t5", 0)]
         await pilot.press("G")
         assert view.current["external_id"] == order[-1][0]
         await pilot.press("k", "g")

@@ -23,6 +23,12 @@ def test_slack_style_threads_are_grouped_under_their_root():
     assert order == [("m0", 0), ("m2", 1), ("m4", 1), ("m1", 0), ("m3", 0), ("m5", 1)]
 
 
+def test_a_slack_reply_right_after_its_parent_is_still_a_reply():
+    messages = [msg(0), msg(1), msg(2, parent="m1"), msg(3)]
+    order = [(it.message["external_id"], it.depth) for it in thread_order(messages)]
+    assert order == [("m0", 0), ("m1", 0), ("m2", 1), ("m3", 0)]
+
+
 def test_linear_chains_and_other_branches_stay_flat():
     """ChatGPT: every message names its predecessor; a regeneration is off the main branch."""
     messages = [msg(0), msg(1, parent="m0"), msg(2, parent="m1", main=0), msg(3, parent="m1"), msg(4, parent="m3")]

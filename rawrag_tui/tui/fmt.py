@@ -21,7 +21,8 @@ def when(ts: str | None) -> str:
 
 def source_label(source: dict) -> str:
     name = Path(source.get("path") or "?").name
-    return f"{name} · {source.get('format')} · {source.get('messages', 0):,} msgs"
+    count = source.get("messages", 0)
+    return f"{name} · {source.get('format')} · {count:,} msg{'s' if count != 1 else ''}"
 
 
 def snippet(text: str, query: str, width: int, match_style: Style | str) -> Text:

@@ -87,12 +87,16 @@ class LibraryScreen(RawragScreen):
             option_list.highlighted = self.source_ids.index(source_id) if source_id in self.source_ids else 0
         self.show_conversations(conversations)
 
-    def conversation_prompt(self, c: dict) -> Text:
+    def conversation_prompt(self, c: dict, width: int) -> Text:
+        """Two lines: the title (cut to one line) and kind · count · months."""
         style = self.get_component_rich_style
-        prompt = Text(c["title"] or "(untitled)", style=style("library--title"), overflow="ellipsis", no_wrap=True)
-        prompt.append("\n")
-        prompt.append(f"{c['kind'] or '?'} · {c['messages']:,} msgs · {span(c['first_ts'], c['last_ts'])}",
-                      style=style("library--meta"))
+        title = c["title"] or "(untitled)"
+        if len(title) > width:
+            title = title[: width - 1] + "…"
+        prompt = Text(title, style=style("library--title"))
+        count = c["messages"]
+        prompt.append(f"\n{c['kind'] or '?'} · {count:,} msg{'s' if count != 1 else ''} · "
+                      f"{span(c['first_ts'], c['last_ts'])}", style=style("library--meta"))
         return prompt
 
     def show_conversations(self, conversations: list[dict]) -> None:
@@ -101,7 +105,8 @@ class LibraryScreen(RawragScreen):
         self.conversations = {c["id"]: c for c in conversations}
         self.query_one("#conversations-title", Label).update(f"Conversations ({len(conversations):,})")
         with self.prevent(OptionList.OptionHighlighted):
-            option_list.set_options(Option(self.conversation_prompt(c), id=str(c["id"])) for c in conversations)
+            width = max(option_list.scrollable_content_region.width - 2, 20)
+            option_list.set_options(Option(self.conversation_prompt(c, width), id=str(c["id"])) for c in conversations)
             if conversations:
                 row = next((n for n, c in enumerate(conversations) if c["id"] == previous), 0)
                 option_list.highlighted = row

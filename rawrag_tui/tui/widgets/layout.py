@@ -45,12 +45,16 @@ def json_list(value) -> list[str]:
 def thread_order(messages: Sequence[dict]) -> list[Item]:
     """Messages in time order, with thread replies moved under their thread's root.
 
-    A message is a thread reply when its parent is in the conversation and is
-    either not the message just before it on the shown branch, or has more
-    than one reply. That keeps linear chains (ChatGPT, where every message
-    names its predecessor) flat, and shows Slack-style threads as threads.
+    Two shapes of export name parents. In threaded chats (Slack) most
+    messages have no parent and a reply names its thread: every message whose
+    parent is earlier in the conversation is a reply. In chains (ChatGPT,
+    Claude) nearly every message names its predecessor: there a message is a
+    reply only when its parent is not the message just before it on the shown
+    branch, or has several replies, so a linear chain stays flat.
     """
     index = {m["external_id"]: i for i, m in enumerate(messages)}
+    with_parent = sum(1 for m in messages if m.get("parent_external_id") in index)
+    threaded = with_parent <= len(messages) / 2
     main = [m for m in messages if m.get("on_main_branch", 1)]
     children: dict[str, int] = {}
     for m in main:
@@ -72,7 +76,7 @@ def thread_order(messages: Sequence[dict]) -> list[Item]:
             m.get("on_main_branch", 1)
             and parent in index
             and index[parent] < i
-            and (previous.get(ext) != parent or children.get(parent, 0) > 1)
+            and (threaded or previous.get(ext) != parent or children.get(parent, 0) > 1)
         )
         if is_reply:
             root = root_of.get(parent, parent)
