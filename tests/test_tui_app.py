@@ -114,11 +114,20 @@ async def test_cancelled_import(open_memory, tmp_path, monkeypatch, stage, expec
         await pilot.press("enter")
         await until(pilot, lambda: not screen.running and text_of(screen.query_one("#import-result")))
         assert expected in text_of(screen.query_one("#import-result"))
-    status = mem.status()
-    if stage == "import":
-        assert status["conversations"] == 0 and status["messages"] == 0 and status["sources"] == 0
-    else:
+        status = mem.status()
+        if stage == "import":
+            assert status["conversations"] == 0 and status["messages"] == 0 and status["sources"] == 0
+            return
         assert status["messages"] == 9 and status["pending_embeddings"] == status["windows"] > 0
+        # the Status screen shows the waiting windows, and x embeds them
+        await pilot.press("escape", "s")
+        await settle(pilot)
+        assert "windows wait for embeddings" in app.screen.rows["Index"]
+        await pilot.press("x")
+        await until(pilot, lambda: not app.screen.indexing)
+        await settle(pilot)
+        assert mem.status()["pending_embeddings"] == 0
+        assert app.screen.rows["Index"].endswith("up to date")
 
 
 @run_async

@@ -92,14 +92,17 @@ class RawragApp(App):
     def action_load_demo(self) -> None:
         from ..demo import demo_path
 
-        self.action_go("import")
-        self.call_after_refresh(
-            lambda: self.get_screen_for("import").start(str(demo_path()), "jsonl", shown_path="the demo history"))
+        def start() -> None:
+            screen = self.base_screen("import")
+            if isinstance(screen, ImportScreen):
+                screen.start(str(demo_path()), "jsonl", shown_path="the demo history")
 
-    def get_screen_for(self, mode: str) -> Screen:
-        """The base screen of ``mode``, which must be the current mode."""
-        assert self.current_mode == mode
-        return self.screen_stack[0]
+        self.action_go("import")
+        self.call_after_refresh(start)
+
+    def base_screen(self, mode: str) -> Screen | None:
+        """The screen of ``mode`` when it is the current mode (None otherwise)."""
+        return self.screen_stack[0] if self.current_mode == mode else None
 
     def open_conversation(self, conversation_id: int, *, focus_message_id: int | None = None,
                           marked: Iterable[int] = (), query: str = "") -> None:
@@ -158,8 +161,13 @@ class RawragApp(App):
                                 screen.action_delete)
 
     def _index_now(self) -> None:
+        def start() -> None:
+            screen = self.base_screen("status")
+            if isinstance(screen, StatusScreen):
+                screen.action_index_now()
+
         self.action_go("status")
-        self.call_after_refresh(lambda: self.get_screen_for("status").action_index_now())
+        self.call_after_refresh(start)
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:

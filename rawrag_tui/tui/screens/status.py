@@ -49,6 +49,7 @@ class StatusScreen(RawragScreen):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.indexing = False
+        self.rows: dict[str, str] = {}  # what is shown, by row name
 
     def body(self) -> ComposeResult:
         with VerticalScroll(id="status-box"):
@@ -86,8 +87,9 @@ class StatusScreen(RawragScreen):
             ("Reader", "available (loads on the first question)" if getattr(self.app.memory, "ask", None)
              else "not installed"),
         ]
-        for name, value in rows:
-            table.add_row(name, str(value))
+        self.rows = {name: str(value) for name, value in rows}
+        for name, value in self.rows.items():
+            table.add_row(name, value)
         self.query_one("#status-table", Static).update(table)
 
     def action_refresh_status(self) -> None:
