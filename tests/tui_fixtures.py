@@ -63,7 +63,8 @@ def filled(open_memory, home, tui_template):
 def app_for(mem, **kwargs):
     from rawrag_tui.tui.app import build_app
 
-    return build_app(mem, display_home=DISPLAY_HOME, cursor_blink=False, warm_up=False, **kwargs)
+    options = {"display_home": DISPLAY_HOME, "cursor_blink": False, "warm_up": False, **kwargs}
+    return build_app(mem, **options)
 
 
 async def settle(pilot, rounds: int = 3) -> None:

@@ -16,6 +16,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.screen import ModalScreen, Screen
 
+from ..errors import UserError
 from . import keys
 from .screens.ask import AskScreen
 from .screens.base import RawragScreen
@@ -68,7 +69,10 @@ class RawragApp(App):
     @work(thread=True, group="warm-up")
     def warm_up(self) -> None:
         """Load the embedder (~2 s) while the user looks around, so the first search is quick."""
-        self.gate.warm_up()
+        try:
+            self.gate.warm_up()
+        except UserError as exc:  # e.g. a missing model: say so, keep the app (lexical search still works)
+            self.call_from_thread(self.notify, str(exc), severity="error", timeout=15)
 
     # -- navigation ------------------------------------------------------------
 
@@ -127,7 +131,12 @@ class RawragApp(App):
     @work(thread=True, group="delete")
     def delete(self, kind: str, item_id: int, label: str) -> None:
         method = "delete_conversation" if kind == "conversation" else "delete_source"
-        removed = self.gate(method, item_id)
+        try:
+            removed = self.gate(method, item_id)
+        except UserError as exc:  # already gone (deleted elsewhere)
+            self.call_from_thread(self.notify, str(exc), severity="warning")
+            self.call_from_thread(self.data_changed)
+            return
         self.call_from_thread(self.deleted, kind, item_id, label, removed)
 
     def deleted(self, kind: str, item_id: int, label: str, removed: dict) -> None:

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
+from ...errors import UserError
 from .. import keys
 from ..service import ProgressMeter, human_duration
 from .base import RawragScreen
@@ -105,8 +106,16 @@ class StatusScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="index")
     def run_index(self) -> None:
         meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
-        done = self.gate("index", meter)
+        try:
+            done = self.gate("index", meter)
+        except UserError as exc:
+            self.app.call_from_thread(self.index_failed, str(exc))
+            return
         self.app.call_from_thread(self.indexed, done)
+
+    def index_failed(self, message: str) -> None:
+        self.indexing = False
+        self.query_one("#index-progress", Label).update(message)
 
     def show_progress(self, stage: str, done: int, total: int | None, rate: float, eta: float | None) -> None:
         text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" · {rate:,.0f}/s"
