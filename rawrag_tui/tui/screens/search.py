@@ -107,11 +107,16 @@ class SearchScreen(RawragScreen):
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.show_result, asked, result, error)
 
+    def on_resize(self) -> None:
+        if self.result is not None:  # the snippets are cut to the width
+            self.show_result(self._asked, self.result, None)
+
     def show_result(self, asked: int, result: SearchResult | None, error: str | None) -> None:
         if asked != self._asked:
             return
-        self.result = result
         hits = self.query_one("#hits", OptionList)
+        keep = hits.highlighted if hits.option_count and self.result is result else None
+        self.result = result
         status = self.query_one("#search-status", Label)
         if error:
             hits.clear_options()
@@ -127,7 +132,7 @@ class SearchScreen(RawragScreen):
                    for n, hit in enumerate(result.hits)]
         hits.set_options(options)
         if options:
-            hits.highlighted = 0
+            hits.highlighted = keep if keep is not None and keep < len(options) else 0
             if self._focus_when_ready:
                 hits.focus()
         self._focus_when_ready = False
