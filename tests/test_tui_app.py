@@ -69,7 +69,7 @@ async def test_welcome_loads_the_demo_history(open_memory):
 
 
 @run_async
-async def test_path_completion_and_bad_path(filled, open_memory, tmp_path):
+async def test_path_completion_bad_path_and_escape(filled, tmp_path):
     mem = filled
     write_fixture(tmp_path / "exports", "second-history.jsonl")
     app = app_for(mem)
@@ -84,6 +84,14 @@ async def test_path_completion_and_bad_path(filled, open_memory, tmp_path):
         assert box.value == str(tmp_path / "exports") + "/"
         box.value = str(tmp_path / "missing.zip")
         await until(pilot, lambda: "no such file" in text_of(screen.query_one("#detected")))
+        # escape: leaves the box when idle, cancels when an import runs
+        await pilot.press("escape")
+        assert not box.has_focus
+        screen.running, screen.meter = True, ProgressMeter(lambda *a: None)
+        await pilot.press("escape")
+        assert screen.meter.cancel.is_set()
+        assert "cancelling" in text_of(screen.query_one("#rate"))
+        screen.running = False
 
 
 @pytest.mark.parametrize("stage, expected", [
@@ -131,22 +139,7 @@ async def test_cancelled_import(open_memory, tmp_path, monkeypatch, stage, expec
 
 
 @run_async
-async def test_escape_cancels_a_running_import(filled, open_memory, tmp_path):
-    mem = filled
-    app = app_for(mem)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("i")
-        await settle(pilot)
-        screen = app.screen
-        screen.running, screen.meter = True, ProgressMeter(lambda *a: None)
-        await pilot.press("escape")
-        assert screen.meter.cancel.is_set()
-        assert "cancelling" in text_of(screen.query_one("#rate"))
-        screen.running = False
-
-
-@run_async
-async def test_search_as_you_type_and_open_a_hit(filled, open_memory, tmp_path):
+async def test_search_as_you_type_and_open_a_hit(filled):
     mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -174,7 +167,7 @@ async def test_search_as_you_type_and_open_a_hit(filled, open_memory, tmp_path):
 
 
 @run_async
-async def test_search_mode_switch(filled, open_memory, tmp_path):
+async def test_search_mode_switch(filled):
     mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -190,7 +183,7 @@ async def test_search_mode_switch(filled, open_memory, tmp_path):
 
 
 @run_async
-async def test_ask_streams_and_opens_a_citation(filled, open_memory, tmp_path):
+async def test_ask_streams_and_opens_a_citation(filled):
     mem = filled
     mem.ask = fake_ask(mem)
     app = app_for(mem)
@@ -215,7 +208,9 @@ async def test_ask_streams_and_opens_a_citation(filled, open_memory, tmp_path):
 
 
 @run_async
-async def test_ask_without_a_reader_says_so(filled, open_memory, tmp_path):
+async def test_ask_without_a_reader_or_with_a_failing_one_says_so(filled):
+    from rawrag_tui.errors import UserError
+
     mem = filled
     mem.ask = None  # as in a build without the reader (before or after it is merged)
     app = app_for(mem)
@@ -226,26 +221,17 @@ async def test_ask_without_a_reader_says_so(filled, open_memory, tmp_path):
         await settle(pilot)
         assert "No reader is installed" in text_of(app.screen.query_one("#answer"))
 
+        def broken(question, **_):
+            raise UserError("reader model not found: run `rawrag models fetch`")
 
-@run_async
-async def test_ask_reader_error_is_shown(filled, open_memory, tmp_path):
-    from rawrag_tui.errors import UserError
-
-    mem = filled
-
-    def broken(question, **_):
-        raise UserError("reader model not found: run `rawrag models fetch`")
-
-    mem.ask = broken
-    app = app_for(mem)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a", *"hello", "enter")
+        mem.ask = broken
+        await pilot.press("enter")
         await settle(pilot)
         assert "reader model not found" in text_of(app.screen.query_one("#answer"))
 
 
 @run_async
-async def test_delete_conversation_with_confirmation(filled, open_memory, tmp_path):
+async def test_delete_conversation_with_confirmation(filled):
     mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -275,7 +261,7 @@ async def test_delete_conversation_with_confirmation(filled, open_memory, tmp_pa
 
 
 @run_async
-async def test_delete_source_from_the_sources_list(filled, open_memory, tmp_path):
+async def test_delete_source_from_the_sources_list(filled):
     mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -293,7 +279,7 @@ async def test_delete_source_from_the_sources_list(filled, open_memory, tmp_path
 
 
 @run_async
-async def test_delete_from_an_opened_conversation_closes_it(filled, open_memory, tmp_path):
+async def test_delete_from_an_opened_conversation_closes_it(filled):
     mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -310,7 +296,7 @@ async def test_delete_from_an_opened_conversation_closes_it(filled, open_memory,
 
 
 @run_async
-async def test_library_filter_and_transcript_threads(filled, open_memory, tmp_path):
+async def test_library_filter_and_transcript_threads(filled):
     mem = filled
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
@@ -342,7 +328,7 @@ async def test_library_filter_and_transcript_threads(filled, open_memory, tmp_pa
 
 
 @run_async
-async def test_keys_help_palette_and_user_keymap(filled, open_memory, tmp_path, home):
+async def test_keys_help_palette_and_user_keymap(filled, open_memory, home):  # filled: the data, then a config
     (home / "config.toml").write_text('[keymap]\n"app.search" = "f2"\n"no.such" = "f9"\n', encoding="utf-8")
     mem = open_memory()  # reads the config written above
     app = app_for(mem)
@@ -368,7 +354,7 @@ async def test_keys_help_palette_and_user_keymap(filled, open_memory, tmp_path, 
 
 
 @run_async
-async def test_every_screen_is_reachable_with_keys(filled, open_memory, tmp_path):
+async def test_every_screen_is_reachable_with_keys(filled):
     mem = filled
     app = app_for(mem)
     async with app.run_test(size=(80, 24)) as pilot:
