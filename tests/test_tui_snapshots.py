@@ -65,6 +65,8 @@ def test_status(snap_compare, filled, monkeypatch):
     monkeypatch.setattr(status, "execution_device", lambda settings: "CPUExecutionProvider (pinned for the snapshot)")
     monkeypatch.setattr(status, "size_text", lambda n: "1.0 MB")
     filled.ask = None  # the same picture whether or not this build has the reader
+    real_status = filled.status  # the fingerprint changes with embedder settings; pin it too
+    monkeypatch.setattr(filled, "status", lambda: {**real_status(), "embedding_fingerprint": "all-MiniLM-L6-v2-int8"})
 
     async def run_before(pilot):
         await pilot.press("s")
