@@ -1,0 +1,161 @@
+"""Ask: a question, the answer streaming in, its citations openable, the evidence on demand."""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...errors import UserError
+from ...retrieval.serialise import message_line
+from .. import keys, service
+from ..fmt import when
+from ..service import field
+from ..widgets.lists import VimOptionList
+from .base import RawragScreen
+
+CITATION = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+
+
+class AskScreen(RawragScreen):
+    PLACE = "ask"
+    BINDINGS = keys.scope_bindings("ask")
+    COMPONENT_CLASSES = {"ask--citation", "ask--speaker", "ask--note"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.answer = None
+        self.streamed = ""
+        self.citations: list = []
+
+    def body(self) -> ComposeResult:
+        yield Input(placeholder="ask a question about your history, then enter", id="question")
+        with VerticalScroll(id="answer-box"):
+            yield Static("", id="answer")
+        yield Label("Citations", classes="pane-title", id="citations-title")
+        yield VimOptionList(id="citations")
+        with VerticalScroll(id="evidence-box", classes="hidden"):
+            yield Static("", id="evidence")
+
+    def on_mount(self) -> None:
+        self.query_one("#question", Input).cursor_blink = self.app.cursor_blink
+        if getattr(self.app.memory, "ask", None) is None:
+            self.set_answer(Text(service.NO_READER, style=self.get_component_rich_style("ask--note")))
+        self.focus_main()
+
+    def focus_main(self) -> None:
+        self.query_one("#question").focus()
+
+    def set_answer(self, text: Text | str) -> None:
+        self.query_one("#answer", Static).update(text)
+
+    def styled_answer(self, text: str) -> Text:
+        out = Text(text)
+        out.highlight_regex(CITATION, self.get_component_rich_style("ask--citation"))
+        return out
+
+    # -- asking ------------------------------------------------------------------
+
+    @on(Input.Submitted, "#question")
+    def submitted(self, event: Input.Submitted) -> None:
+        question = event.value.strip()
+        if not question:
+            return
+        self.streamed = ""
+        self.answer = None
+        self.citations = []
+        self.query_one("#citations", OptionList).clear_options()
+        self.query_one("#evidence", Static).update("")
+        self.set_answer(Text("searching and reading…", style=self.get_component_rich_style("ask--note")))
+        self.run_ask(question)
+
+    @work(thread=True, exclusive=True, group="ask")
+    def run_ask(self, question: str) -> None:
+        def on_piece(piece: str) -> None:
+            self.app.call_from_thread(self.add_piece, piece)
+
+        def on_evidence(packed) -> None:
+            text = field(packed, "text")
+            if text:
+                self.app.call_from_thread(self.show_evidence, text)
+
+        try:
+            with self.gate.hold():
+                answer = service.ask(self.app.memory, question, on_piece, on_evidence)
+        except UserError as exc:
+            self.app.call_from_thread(self.show_error, str(exc))
+            return
+        self.app.call_from_thread(self.show_answer, answer)
+
+    def show_evidence(self, text: str) -> None:
+        self.query_one("#evidence", Static).update(text)
+
+    def add_piece(self, piece: str) -> None:
+        self.streamed += piece
+        self.set_answer(self.styled_answer(self.streamed))
+        self.query_one("#answer-box", VerticalScroll).scroll_end(animate=False)
+
+    def show_error(self, message: str) -> None:
+        self.set_answer(Text(message, style=self.get_component_rich_style("ask--note")))
+
+    def show_answer(self, answer) -> None:
+        self.answer = answer
+        self.set_answer(self.styled_answer(field(answer, "answer", self.streamed) or "(no answer)"))
+        self.citations = list(field(answer, "citations") or [])
+        options = []
+        width = max(self.size.width - 10, 30)
+        for c in self.citations:
+            text = " ".join(str(field(c, "text", "")).split())
+            prompt = Text(f"[{field(c, 'n')}] ", style=self.get_component_rich_style("ask--citation"))
+            prompt.append(f"{field(c, 'speaker')} · {when(field(c, 'timestamp'))} · {field(c, 'conversation')}",
+                          style=self.get_component_rich_style("ask--speaker"))
+            prompt.append("\n    " + (text if len(text) <= width else text[: width - 1] + "…"))
+            options.append(Option(prompt))
+        citations = self.query_one("#citations", OptionList)
+        citations.set_options(options)
+        self.query_one("#citations-title", Label).update(
+            f"Citations ({len(options)}) · enter opens one in its conversation · e: evidence")
+        self.query_one("#evidence", Static).update(self.evidence_text(answer))
+        if options:
+            citations.highlighted = 0
+            citations.focus()
+
+    @staticmethod
+    def evidence_text(answer) -> str:
+        text = field(answer, "evidence_text") or ""
+        if text:
+            return text
+        evidence = field(answer, "evidence") or []
+        return "\n".join(
+            f"[{n}] " + message_line(field(m, "timestamp"), field(m, "speaker"), field(m, "text"),
+                                     field(m, "captions") or ())
+            for n, m in enumerate(evidence, 1)
+        ) or "(the reader saw no evidence)"
+
+    @on(OptionList.OptionSelected, "#citations")
+    def open_citation(self, event: OptionList.OptionSelected) -> None:
+        citation = self.citations[event.option_index]
+        target = service.citation_target(self.answer, citation)
+        if target is None:
+            self.app.notify("This citation does not say which message it is.", severity="warning")
+            return
+        conversation_id, message_id = target
+        self.app.open_conversation(conversation_id, focus_message_id=message_id, marked=(message_id,))
+
+    # -- actions -------------------------------------------------------------------
+
+    def action_toggle_evidence(self) -> None:
+        self.query_one("#evidence-box").toggle_class("hidden")
+
+    def action_toggle_focus(self) -> None:
+        """Escape leaves the question box (so single-letter keys work) and comes back to it."""
+        if self.focused is self.query_one("#question"):
+            citations = self.query_one("#citations", OptionList)
+            citations.focus() if citations.option_count else self.set_focus(None)
+        else:
+            self.focus_main()

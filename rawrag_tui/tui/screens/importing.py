@@ -1,0 +1,178 @@
+"""Import: a path with completion, the detected format, progress with rate and ETA, safe cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Label, ProgressBar, Static
+
+from ... import importers
+from ...errors import UserError
+from ...importers.source import ExportSource
+from .. import keys
+from ..service import Cancelled, ProgressMeter, human_duration
+from ..widgets.paths import PathInput
+from .base import RawragScreen
+
+UNITS = {"import": "messages", "parse": "messages", "embed": "windows"}
+
+
+def detect_format(path: str) -> str:
+    """The format an export holds, or raise UserError saying why not."""
+    if not Path(path).expanduser().exists():
+        raise UserError(f"{path}: no such file or folder")
+    with ExportSource(Path(path).expanduser()) as source:
+        return importers.detect(source)
+
+
+class ImportScreen(RawragScreen):
+    PLACE = "import"
+    BINDINGS = keys.scope_bindings("import")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.meter: ProgressMeter | None = None
+        self.running = False
+        self._detect_timer = None
+
+    def body(self) -> ComposeResult:
+        yield Label("Import an export: a file, a folder or a zip. Tab accepts a completion.", classes="pane-title")
+        yield PathInput(placeholder="path, e.g. ~/Downloads/export.zip", id="path")
+        yield Label("format: —", id="detected")
+        with Horizontal(id="import-buttons"):
+            yield Button("Import", id="start", variant="primary")
+            yield Button("Cancel (esc)", id="cancel", disabled=True)
+        yield ProgressBar(id="progress", show_eta=False, total=1, classes="hidden")
+        yield Label("", id="rate")
+        yield Static("", id="import-result")
+
+    def on_mount(self) -> None:
+        self.query_one("#path", Input).cursor_blink = self.app.cursor_blink
+        self.focus_main()
+
+    def focus_main(self) -> None:
+        self.query_one("#path").focus()
+
+    # -- format detection ----------------------------------------------------
+
+    @on(Input.Changed, "#path")
+    def path_changed(self, event: Input.Changed) -> None:
+        if self._detect_timer:
+            self._detect_timer.stop()
+        value = event.value.strip()
+        if not value:
+            self.query_one("#detected", Label).update("format: —")
+            return
+        self._detect_timer = self.set_timer(0.3, lambda: self.detect(value))
+
+    @work(thread=True, exclusive=True, group="detect")
+    def detect(self, path: str) -> None:
+        try:
+            text = f"format: {detect_format(path)} (detected)"
+        except UserError as exc:
+            text = f"format: not recognised: {exc}"
+        except OSError as exc:
+            text = f"format: cannot read: {exc}"
+        self.app.call_from_thread(self.show_detected, path, text)
+
+    def show_detected(self, path: str, text: str) -> None:
+        if self.query_one("#path", Input).value.strip() == path:
+            self.query_one("#detected", Label).update(text)
+
+    # -- importing -------------------------------------------------------------
+
+    @on(Input.Submitted, "#path")
+    @on(Button.Pressed, "#start")
+    def start_pressed(self) -> None:
+        self.start(self.query_one("#path", Input).value.strip())
+
+    def start(self, path: str, fmt: str = "auto", shown_path: str | None = None) -> None:
+        if self.running:
+            return
+        if not path:
+            self.query_one("#import-result", Static).update("Type the path of an export first.")
+            return
+        self.running = True
+        self.query_one("#start", Button).disabled = True
+        self.query_one("#cancel", Button).disabled = False
+        self.query_one("#import-result", Static).update("")
+        bar = self.query_one("#progress", ProgressBar)
+        bar.remove_class("hidden")
+        bar.update(total=None, progress=0)
+        self.query_one("#rate", Label).update(f"importing {shown_path or path}…")
+        self.meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
+        self.app.active_meters.add(self.meter)
+        self.run_import(str(Path(path).expanduser()), fmt)
+
+    @work(thread=True, exclusive=True, group="import")
+    def run_import(self, path: str, fmt: str) -> None:
+        meter = self.meter
+        try:
+            report = self.gate("import_path", path, fmt, progress=meter)
+        except Cancelled:
+            if meter.stage == "embed":
+                pending = self.gate("status")["pending_embeddings"]
+                text = (f"Cancelled while embedding: the messages are stored and searchable by words; "
+                        f"{pending:,} windows wait for embeddings (Status, x).")
+                changed = True
+            else:
+                text, changed = "Cancelled: nothing was imported (the import was rolled back).", False
+            self.app.call_from_thread(self.finish, text, changed, "warning")
+            return
+        except UserError as exc:
+            self.app.call_from_thread(self.finish, str(exc), False, "error")
+            return
+        self.app.call_from_thread(self.finish, self.summary(report), True, "done")
+
+    @staticmethod
+    def summary(report) -> str:
+        text = (f"Imported {report.conversations:,} conversations ({report.format}): {report.messages_added:,} new of "
+                f"{report.messages_seen:,} messages; {report.embedded:,} windows embedded.")
+        if report.already_imported:
+            text += " This file was imported before; only new messages were added."
+        skipped = sum(report.skipped.values())
+        if skipped:
+            text += f" Skipped {skipped:,} items (" + ", ".join(f"{k}: {v}" for k, v in report.skipped.items()) + ")."
+        if report.errors:
+            text += f" {len(report.errors)} problem(s): {report.errors[0]}"
+        return text
+
+    def show_progress(self, stage: str, done: int, total: int | None, rate: float, eta: float | None) -> None:
+        bar = self.query_one("#progress", ProgressBar)
+        bar.update(total=total, progress=done)
+        unit = UNITS.get(stage, "items")
+        text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit} · {rate:,.0f}/s"
+        if total is not None:
+            text += f" · ETA {human_duration(eta)}"
+        self.query_one("#rate", Label).update(text)
+
+    def finish(self, text: str, changed: bool, outcome: str) -> None:
+        self.running = False
+        self.app.active_meters.discard(self.meter)
+        self.query_one("#start", Button).disabled = False
+        self.query_one("#cancel", Button).disabled = True
+        bar = self.query_one("#progress", ProgressBar)
+        if outcome == "done":
+            bar.update(total=1, progress=1)
+        else:
+            bar.update(total=1, progress=0)
+        self.query_one("#rate", Label).update("")
+        result = self.query_one("#import-result", Static)
+        result.set_classes(outcome)
+        result.update(text)
+        if changed:
+            self.app.data_changed()
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel_import(self) -> None:
+        """Escape cancels a running import; otherwise it leaves (or returns to) the path box."""
+        if self.running and self.meter is not None:
+            self.meter.cancel.set()
+            self.query_one("#rate", Label).update("cancelling…")
+        elif self.focused is self.query_one("#path"):
+            self.set_focus(None)
+        else:
+            self.focus_main()

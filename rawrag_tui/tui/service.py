@@ -1,0 +1,143 @@
+"""The app's side of the Memory facade: one lock, cancellation, the reader adapter.
+
+Kept free of textual so the rules it encodes (how calls are serialised, how an
+import is cancelled, how an answer's citations map back to messages) can be
+tested and read on their own.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import time
+from typing import Any, Callable
+
+from ..errors import UserError
+
+NO_READER = "No reader is installed in this build: install the reader extra (pip install 'rawrag-tui[reader]')."
+
+
+class Cancelled(Exception):
+    """Raised from an import's progress callback: the import transaction rolls back."""
+
+
+class MemoryGate:
+    """Serialises every facade call behind one lock.
+
+    The store is one apsw connection; workers run on several threads, and an
+    import's transaction must not interleave with a search or a delete.
+    A call made while an import runs simply waits for it.
+    """
+
+    def __init__(self, memory: Any):
+        self.memory = memory
+        self._lock = threading.RLock()
+
+    def __call__(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return getattr(self.memory, method)(*args, **kwargs)
+
+    def warm_up(self) -> None:
+        """Load the embedder now (about 2 s) so the first search does not pay for it."""
+        with self._lock:
+            if self.memory.store.counts()["windows"]:
+                self.memory.embedder  # noqa: B018 - the property loads the model
+
+    def hold(self) -> threading.RLock:
+        """The lock itself, for a call that streams (``with gate.hold(): ...``)."""
+        return self._lock
+
+    @property
+    def busy(self) -> bool:
+        if self._lock.acquire(blocking=False):
+            self._lock.release()
+            return False
+        return True
+
+
+def ask(memory: Any, question: str, on_piece: Callable[[str], None],
+        on_evidence: Callable[[Any], None] | None = None) -> Any:
+    """``memory.ask`` with streaming, whichever streaming keyword the reader takes.
+
+    ``on_evidence`` gets the packed evidence before the answer streams, when
+    the reader offers it (so the evidence can be shown while it reads).
+    """
+    ask_fn = getattr(memory, "ask", None)
+    if ask_fn is None:
+        raise UserError(NO_READER)
+    try:
+        params = inspect.signature(ask_fn).parameters
+    except (TypeError, ValueError):
+        params = {}
+    keyword = "on_token" if "on_token" in params and "stream" not in params else "stream"
+    kwargs = {keyword: on_piece}
+    if on_evidence is not None and "on_evidence" in params:
+        kwargs["on_evidence"] = on_evidence
+    return ask_fn(question, **kwargs)
+
+
+def field(obj: Any, name: str, default: Any = None) -> Any:
+    """An attribute of a dataclass or a key of a dict: citations come as either."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def citation_target(answer: Any, citation: Any) -> tuple[int, int] | None:
+    """(conversation_id, message_id) a citation points at, or None when unknown."""
+    cid, mid = field(citation, "conversation_id"), field(citation, "message_id")
+    if cid is not None and mid is not None:
+        return int(cid), int(mid)
+    evidence = field(answer, "evidence") or []
+    n = field(citation, "n")
+    if isinstance(n, int) and 1 <= n <= len(evidence):
+        m = evidence[n - 1]
+        return int(field(m, "conversation_id")), int(field(m, "message_id"))
+    return None
+
+
+class ProgressMeter:
+    """Turns the facade's progress calls into (stage, done, total, rate, eta) at most every ``interval`` s.
+
+    Also the cancellation point: when ``cancel`` is set the next call raises
+    :class:`Cancelled` from inside the import, which rolls its transaction back.
+    """
+
+    def __init__(self, report: Callable[[str, int, int | None, float, float | None], None],
+                 interval: float = 0.1, clock: Callable[[], float] = time.perf_counter):
+        self.report = report
+        self.interval = interval
+        self.clock = clock
+        self.cancel = threading.Event()
+        self.stage: str | None = None
+        self.started = 0.0
+        self.last = 0.0
+
+    def __call__(self, stage: str, done: int, total: int | None) -> None:
+        if self.cancel.is_set():
+            self.stage = stage  # so the caller knows what was cut short
+            raise Cancelled(stage)
+        now = self.clock()
+        if stage != self.stage:
+            self.stage, self.started, self.last = stage, now, float("-inf")
+        final = total is not None and done >= total
+        if not final and now - self.last < self.interval:
+            return
+        self.last = now
+        elapsed = max(now - self.started, 1e-9)
+        rate = done / elapsed
+        eta = (total - done) / rate if total is not None and rate > 0 else None
+        self.report(stage, done, total, rate, eta)
+
+
+def human_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"

@@ -1,0 +1,104 @@
+"""The app's rules that need no terminal: the ask adapter, citations, progress and cancel."""
+
+from __future__ import annotations
+
+import pytest
+
+from rawrag_tui.errors import UserError
+from rawrag_tui.retrieval.types import EvidenceMessage
+from rawrag_tui.tui import keys, service
+from rawrag_tui.tui.widgets.paths import suggest_path
+
+
+class NoReader:
+    pass
+
+
+def test_ask_without_a_reader_raises_the_user_error():
+    with pytest.raises(UserError, match="No reader is installed"):
+        service.ask(NoReader(), "q", lambda p: None)
+
+
+@pytest.mark.parametrize("style", ["stream", "on_token"])
+def test_ask_streams_through_whichever_keyword_the_reader_takes(style):
+    seen, evidence = [], []
+
+    class Mem:
+        if style == "stream":
+            def ask(self, question, date=None, stream=None):
+                stream("a")
+                return "done"
+        else:
+            def ask(self, question, date=None, on_token=None, on_evidence=None):
+                on_evidence("packed")
+                on_token("b")
+                return "done"
+
+    assert service.ask(Mem(), "q", seen.append, evidence.append) == "done"
+    assert seen == (["a"] if style == "stream" else ["b"])
+    assert evidence == ([] if style == "stream" else ["packed"])
+
+
+def test_citation_target_from_ids_or_from_the_evidence_list():
+    m = EvidenceMessage(41, "x-1", 7, "Chat", 0, None, "Ana", "user", "hi")
+    answer = {"evidence": [m]}
+    assert service.citation_target(answer, {"n": 1}) == (7, 41)
+    assert service.citation_target(answer, {"n": 1, "conversation_id": 3, "message_id": 9}) == (3, 9)
+    assert service.citation_target(answer, {"n": 5}) is None
+
+
+def test_progress_meter_reports_rate_eta_and_cancels():
+    now = [0.0]
+    reports = []
+    meter = service.ProgressMeter(lambda *a: reports.append(a), interval=0.1, clock=lambda: now[0])
+    meter("embed", 0, 100)
+    now[0] = 2.0
+    meter("embed", 50, 100)
+    stage, done, total, rate, eta = reports[-1]
+    assert (stage, done, total, rate, eta) == ("embed", 50, 100, 25.0, 2.0)
+    now[0] = 2.05
+    meter("embed", 51, 100)  # within the interval: not reported
+    assert len(reports) == 2
+    meter.cancel.set()
+    with pytest.raises(service.Cancelled):
+        meter("embed", 52, 100)
+    assert meter.stage == "embed"
+
+
+def test_cancel_in_a_new_stage_records_that_stage():
+    meter = service.ProgressMeter(lambda *a: None)
+    meter("import", 10, None)
+    meter.cancel.set()
+    with pytest.raises(service.Cancelled):
+        meter("embed", 0, 10)
+    assert meter.stage == "embed"
+
+
+def test_path_suggestions(tmp_path):
+    (tmp_path / "exports").mkdir()
+    (tmp_path / "export.zip").write_bytes(b"")
+    (tmp_path / ".hidden").write_bytes(b"")
+    assert suggest_path(str(tmp_path / "exp")) == str(tmp_path / "export.zip")
+    assert suggest_path(str(tmp_path / "exports")) == str(tmp_path / "exports") + "/"
+    assert suggest_path(str(tmp_path / "exports") + "/") is None  # an empty folder
+    assert suggest_path(str(tmp_path) + "/.") == str(tmp_path / ".hidden")  # dot files only when asked
+    assert suggest_path(str(tmp_path / "nothing")) is None
+    assert suggest_path(str(tmp_path / "missing-dir" / "x")) is None
+
+
+def test_every_binding_has_a_unique_id_and_the_readme_table_lists_them():
+    ids = [k.id for k in keys.KEYS]
+    assert len(ids) == len(set(ids))
+    table = keys.markdown_table()
+    assert all(f"`{i}`" in table for i in ids)
+    assert keys.unknown_ids({"app.search": "f2", "nope": "x"}) == ["nope"]
+
+
+def test_only_the_tui_package_imports_textual():
+    from pathlib import Path
+
+    root = Path(service.__file__).resolve().parents[1]
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
+                 if "tui" not in p.relative_to(root).parts[:1]
+                 and ("import textual" in p.read_text() or "from textual" in p.read_text())]
+    assert offenders == []

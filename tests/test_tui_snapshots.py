@@ -1,0 +1,88 @@
+"""Snapshots of every screen at fixed sizes, on deterministic data (fixed timestamps,
+a pinned data location). Update with ``pytest tests/test_tui_snapshots.py --snapshot-update``
+after a deliberate change, and look at the SVGs before committing them."""
+
+from __future__ import annotations
+
+from tests.tui_fixtures import app_for, fake_ask, filled, settle, tui_template, until  # noqa: F401
+
+SMALL = (80, 24)
+MEDIUM = (100, 30)
+
+
+def test_welcome_on_first_run(snap_compare, open_memory):
+    assert snap_compare(app_for(open_memory()), terminal_size=SMALL, run_before=settle)
+
+
+def test_library(snap_compare, filled):
+    assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=settle)
+
+
+def test_search_results(snap_compare, filled):
+    async def run_before(pilot):
+        await pilot.press("slash", *"renew passport")
+        await until(pilot, lambda: pilot.app.screen.result is not None)
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=MEDIUM, run_before=run_before)
+
+
+def test_conversation_opened_at_a_hit(snap_compare, filled):
+    async def run_before(pilot):
+        await pilot.press("slash", *"renew passport", "enter")
+        await until(pilot, lambda: pilot.app.screen.result is not None)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=run_before)
+
+
+def test_ask_with_answer_and_evidence(snap_compare, filled):
+    filled.ask = fake_ask(filled)
+
+    async def run_before(pilot):
+        await pilot.press("a", *"What must Ben renew?", "enter")
+        await until(pilot, lambda: pilot.app.screen.answer is not None)
+        await pilot.press("e")
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=MEDIUM, run_before=run_before)
+
+
+def test_import(snap_compare, filled):
+    async def run_before(pilot):
+        await pilot.press("i")
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=run_before)
+
+
+def test_status(snap_compare, filled, monkeypatch):
+    from rawrag_tui.tui.screens import status
+
+    # The device and the file size depend on the machine; pin them for the picture.
+    monkeypatch.setattr(status, "execution_device", lambda settings: "CPUExecutionProvider (pinned for the snapshot)")
+    monkeypatch.setattr(status, "size_text", lambda n: "1.0 MB")
+    filled.ask = None  # the same picture whether or not this build has the reader
+    real_status = filled.status  # the fingerprint changes with embedder settings; pin it too
+    monkeypatch.setattr(filled, "status", lambda: {**real_status(), "embedding_fingerprint": "all-MiniLM-L6-v2-int8"})
+
+    async def run_before(pilot):
+        await pilot.press("s")
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=run_before)
+
+
+def test_help(snap_compare, filled):
+    assert snap_compare(app_for(filled), terminal_size=SMALL, press=["question_mark"], run_before=settle)
+
+
+def test_confirm_delete(snap_compare, filled):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=run_before)
