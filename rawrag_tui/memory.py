@@ -282,7 +282,7 @@ class Memory:
             "embedding_fingerprint": fingerprint,
             "home": str(self.settings.home),
             "database": str(db),
-            "database_bytes": db.stat().st_size if db.exists() else 0,
+            "database_bytes": sum(p.stat().st_size for p in (db, db.with_name(db.name + "-wal")) if p.exists()),
             "device": self.device(),
             "retrieval": asdict(self.settings.retrieval),
             "window": asdict(self.settings.window),
