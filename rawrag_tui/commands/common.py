@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import Any
 
 from ..memory import Memory
+from ..progress import ProgressMeter, human_duration
 
 
 def add_common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
@@ -27,24 +27,11 @@ def print_json(obj: Any) -> None:
     sys.stdout.flush()
 
 
-def human_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
-
-
 class ProgressPrinter:
-    """Progress on stderr: count, rate and ETA, one line per stage, redrawn in place on a terminal.
+    """Progress on stderr: count, rate and ETA; redrawn in place on a terminal.
 
     Off a terminal it prints at most one line every ``interval`` seconds, so
-    logs stay readable.
+    logs stay readable. The figures come from the same meter the app uses.
     """
 
     UNITS = {"import": "messages", "parse": "messages", "embed": "windows"}
@@ -52,37 +39,30 @@ class ProgressPrinter:
     def __init__(self, stream=None, interval: float = 2.0, enabled: bool = True):
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
-        self.interval = interval
         self.enabled = enabled
-        self.stage: str | None = None
-        self.started = 0.0
-        self.last = 0.0
+        self.open_line = False
+        self.meter = ProgressMeter(self._report, interval=0.1 if self.tty else interval)
 
     def __call__(self, stage: str, done: int, total: int | None) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if stage != self.stage:
-            self.finish()
-            self.stage, self.started, self.last = stage, now, 0.0
-        final = total is not None and done >= total
-        if not final and now - self.last < (0.1 if self.tty else self.interval):
-            return
-        self.last = now
-        elapsed = max(now - self.started, 1e-9)
-        rate = done / elapsed
+        if self.enabled:
+            if stage != self.meter.stage:
+                self.finish()
+            self.meter(stage, done, total)
+
+    def _report(self, stage: str, done: int, total: int | None, rate: float, eta: float | None) -> None:
         unit = self.UNITS.get(stage, "items")
         text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit}, {rate:,.1f}/s"
-        if total is not None and rate > 0 and done < total:
-            text += f", ETA {human_duration((total - done) / rate)}"
+        if eta is not None and total is not None and done < total:
+            text += f", ETA {human_duration(eta)}"
         if self.tty:
             self.stream.write("\r\x1b[2K" + text)
+            self.open_line = True
         else:
             self.stream.write(text + "\n")
         self.stream.flush()
 
     def finish(self) -> None:
-        if self.stage is not None and self.tty and self.enabled:
+        if self.open_line:
             self.stream.write("\n")
             self.stream.flush()
-        self.stage = None
+            self.open_line = False

@@ -9,7 +9,6 @@ that is already embedded is never embedded again.
 from __future__ import annotations
 
 import json
-import time
 from typing import Callable, Iterable
 
 from ..models.protocols import Embedder
@@ -60,16 +59,3 @@ def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: 
         if progress:
             progress("embed", done, total)
     return done
-
-
-class RateMeter:
-    """Rate and ETA for a progress display, from the start of the stage."""
-
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
-
-    def __call__(self, done: int, total: int | None) -> tuple[float, float | None]:
-        elapsed = max(time.perf_counter() - self.started, 1e-9)
-        rate = done / elapsed
-        eta = (total - done) / rate if total and rate > 0 else None
-        return rate, eta

@@ -13,12 +13,9 @@ import time
 from typing import Any, Callable
 
 from ..errors import UserError
+from ..progress import Cancelled, ProgressMeter, human_duration  # noqa: F401  (the screens use them)
 
 NO_READER = "No reader is installed in this build: install the reader extra (pip install 'rawrag-tui[reader]')."
-
-
-class Cancelled(Exception):
-    """Raised from an import's progress callback: the import transaction rolls back."""
 
 
 class MemoryGate:
@@ -96,48 +93,3 @@ def citation_target(answer: Any, citation: Any) -> tuple[int, int] | None:
     return None
 
 
-class ProgressMeter:
-    """Turns the facade's progress calls into (stage, done, total, rate, eta) at most every ``interval`` s.
-
-    Also the cancellation point: when ``cancel`` is set the next call raises
-    :class:`Cancelled` from inside the import, which rolls its transaction back.
-    """
-
-    def __init__(self, report: Callable[[str, int, int | None, float, float | None], None],
-                 interval: float = 0.1, clock: Callable[[], float] = time.perf_counter):
-        self.report = report
-        self.interval = interval
-        self.clock = clock
-        self.cancel = threading.Event()
-        self.stage: str | None = None
-        self.started = 0.0
-        self.last = 0.0
-
-    def __call__(self, stage: str, done: int, total: int | None) -> None:
-        if self.cancel.is_set():
-            self.stage = stage  # so the caller knows what was cut short
-            raise Cancelled(stage)
-        now = self.clock()
-        if stage != self.stage:
-            self.stage, self.started, self.last = stage, now, float("-inf")
-        final = total is not None and done >= total
-        if not final and now - self.last < self.interval:
-            return
-        self.last = now
-        elapsed = max(now - self.started, 1e-9)
-        rate = done / elapsed
-        eta = (total - done) / rate if total is not None and rate > 0 else None
-        self.report(stage, done, total, rate, eta)
-
-
-def human_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
