@@ -389,3 +389,53 @@ def tree_order(
             visited.add(nid)
             order.append(nid)
     return order, main_set
+
+
+class Salvage:
+    """Chat-assistant exports (ChatGPT, Claude): one broken conversation is
+    reported and skipped, the rest import; the same conversation twice counts once.
+
+    ``take`` builds one conversation and returns it, or None when it was
+    broken, a duplicate or empty (each counted); ``finish`` raises when the
+    export held nothing usable at all.
+    """
+
+    def __init__(self, source: ExportSource, fmt: str, stats):
+        self.source, self.fmt, self.stats = source, fmt, stats
+        self.seen: set[str] = set()
+        self.total = self.yielded = 0
+
+    def take(self, raw: Any, where: str, member: str, build: Callable, id_key: str):
+        from .records import ParseStats
+
+        self.total += 1
+        local = ParseStats()  # a broken conversation counts no skips
+        try:
+            conv = build(raw, local)
+        except STRUCTURAL_ERRORS as exc:
+            label = raw.get(id_key) if isinstance(raw, dict) else None
+            self.stats.errors.append(
+                f"{self.source.display(member)} {where}"
+                + (f" ({id_key} {label})" if isinstance(label, str) else "")
+                + f": skipped: {describe(exc)}"
+            )
+            return None
+        if conv.external_id in self.seen:
+            self.stats.skip("duplicate_conversation")
+            return None
+        self.stats.skipped.update(local.skipped)
+        self.seen.add(conv.external_id)
+        if not conv.messages:
+            self.stats.skip("empty_conversation")
+            return None
+        self.yielded += 1
+        return conv
+
+    def finish(self, member: str) -> None:
+        if self.total == 0:
+            raise ImportFormatError(self.source.display(member), self.fmt, "the export holds no conversations")
+        if self.yielded == 0 and len(self.stats.errors) == self.total:
+            raise ImportFormatError(
+                self.source.display(member), self.fmt,
+                f"all {self.total} conversations are broken; first: {self.stats.errors[0]}",
+            )

@@ -51,8 +51,7 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
     if not members:
         raise ImportFormatError(source.path, NAME, "no conversations.json or conversations-NNN.json found")
     files = _file_index(source)
-    seen_ids: set[str] = set()
-    total = yielded = 0
+    salvage = c.Salvage(source, NAME, stats)
     for member in members:
         cursor.at(member, None)
         lead = c.first_char(source, member)
@@ -62,36 +61,12 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
             )
         prefix = "item" if lead == "[" else "conversations.item"
         for index, raw in enumerate(c.stream_items(source, member, NAME, prefix, "conversations")):
-            total += 1
             where = f"conversations[{index}]"
             cursor.at(member, where)
-            local = ParseStats()  # a broken conversation counts no skips
-            try:
-                conv = _conversation(raw, files, local)
-            except c.STRUCTURAL_ERRORS as exc:
-                label = raw.get("id") if isinstance(raw, dict) else None
-                stats.errors.append(
-                    f"{source.display(member)} {where}"
-                    + (f" (id {label})" if isinstance(label, str) else "")
-                    + f": skipped: {c.describe(exc)}"
-                )
-                continue
-            if conv.external_id in seen_ids:
-                stats.skip("duplicate_conversation")
-                continue
-            stats.skipped.update(local.skipped)
-            seen_ids.add(conv.external_id)
-            if not conv.messages:
-                stats.skip("empty_conversation")
-                continue
-            yielded += 1
-            yield conv
-    if total == 0:
-        raise ImportFormatError(source.display(members[0]), NAME, "the export holds no conversations")
-    if yielded == 0 and stats.errors and len(stats.errors) == total:
-        raise ImportFormatError(
-            source.display(members[0]), NAME, f"all {total} conversations are broken; first: {stats.errors[0]}"
-        )
+            conv = salvage.take(raw, where, member, lambda r, local: _conversation(r, files, local), "id")
+            if conv is not None:
+                yield conv
+    salvage.finish(members[0])
 
 
 def _file_index(source: ExportSource) -> dict[str, str]:

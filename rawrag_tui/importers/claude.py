@@ -48,39 +48,14 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
     lead = c.first_char(source, member)
     if lead != "[":
         raise ImportFormatError(source.display(member), NAME, "expected a JSON array of conversations" if lead else "empty file")
-    seen: set[str] = set()
-    total = yielded = 0
+    salvage = c.Salvage(source, NAME, stats)
     for index, raw in enumerate(c.stream_items(source, member, NAME, "item", "conversations")):
-        total += 1
         where = f"conversations[{index}]"
         cursor.at(member, where)
-        local = ParseStats()  # a broken conversation counts no skips
-        try:
-            conv = _conversation(raw, local)
-        except c.STRUCTURAL_ERRORS as exc:
-            label = raw.get("uuid") if isinstance(raw, dict) else None
-            stats.errors.append(
-                f"{source.display(member)} {where}"
-                + (f" (uuid {label})" if isinstance(label, str) else "")
-                + f": skipped: {c.describe(exc)}"
-            )
-            continue
-        if conv.external_id in seen:
-            stats.skip("duplicate_conversation")
-            continue
-        stats.skipped.update(local.skipped)
-        seen.add(conv.external_id)
-        if not conv.messages:
-            stats.skip("empty_conversation")
-            continue
-        yielded += 1
-        yield conv
-    if total == 0:
-        raise ImportFormatError(source.display(member), NAME, "the export holds no conversations")
-    if yielded == 0 and len(stats.errors) == total:
-        raise ImportFormatError(
-            source.display(member), NAME, f"all {total} conversations are broken; first: {stats.errors[0]}"
-        )
+        conv = salvage.take(raw, where, member, _conversation, "uuid")
+        if conv is not None:
+            yield conv
+    salvage.finish(member)
 
 
 def _conversation(raw: Any, stats: ParseStats) -> Conversation:
