@@ -127,3 +127,13 @@ def test_demo_runs_offline_and_finds_the_changed_facts(tmp_path):
     assert "Biscuit" in by_q["What is the name of Jordan's dog?"]
     assert "11 October" in by_q["When is Maya's wedding?"]
     assert "Lisbon" in by_q["Where does Jordan live now?"]
+
+
+def test_models_use_embeds_what_the_profile_lacks_with_progress(tmp_path):
+    home = tmp_path / "h"
+    src = write_jsonl(tmp_path / "a.jsonl", [{"conversation": "c", "speaker": "a", "text": "hello there"}])
+    assert run_cli("import", str(src), "--no-embed", home=home)[0] == 0
+    code, out, err = run_cli("models", "use", "bundled", home=home)
+    assert code == 0, err
+    assert "1 windows embedded" in out and "embed: 1/1 windows" in err
+    assert json.loads(run_cli("status", "--json", home=home)[1])["pending_embeddings"] == 0

@@ -52,6 +52,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("use", help="make a profile the active one (writes config.toml)")
     p.add_argument("profile", metavar="PROFILE")
     p.add_argument("--force", action="store_true", help="even if its models are not pulled yet")
+    p.add_argument("--no-embed", action="store_true", help="switch only; embed later with `rawrag index`")
 
     parser.set_defaults(func=run)
 
@@ -155,7 +156,20 @@ def _use(args: argparse.Namespace) -> int:
     from ..models.manager import use
 
     path = use(args.profile, _settings(args), force=args.force)
-    print(f"{path}: [models] profile = {args.profile!r}; run `rawrag index` to re-embed for its embedder")
+    print(f"{path}: [models] profile = {args.profile!r}")
+    from ..models.manager import missing_roles
+
+    if args.no_embed or missing_roles(args.profile, _settings(args)):
+        print("run `rawrag index` to embed for its embedder (after `rawrag models pull` if it is missing)")
+        return 0
+    # Embed what the new profile's fingerprint lacks; texts it already has are kept.
+    from .common import ProgressPrinter, open_memory
+
+    progress = ProgressPrinter()
+    with open_memory(args) as mem:
+        done = mem.index(progress)
+    progress.finish()
+    print(f"{done['embedded']} windows embedded for profile {args.profile!r}")
     return 0
 
 
