@@ -1,0 +1,66 @@
+"""The one place for the reader's prompt: every word the local reader is told.
+
+The reader is small (0.5B parameters by default), so the prompt is short,
+literal and repeats the two rules that matter: answer from the numbered
+messages only, and cite them as ``[n]``. When the messages do not hold the
+answer it must say :data:`NOT_IN_HISTORY` rather than guess; the faces and the
+evaluation recognise that sentence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+#: Bump when the wording changes, so measured answer figures name their prompt.
+PROMPT_VERSION = 1
+
+#: What the reader says when the evidence does not hold the answer.
+NOT_IN_HISTORY = "Not in your history."
+
+#: Said without loading any model when the search found nothing at all.
+NOTHING_FOUND = "Nothing in your history matches this question, so there is nothing to answer from."
+
+_TEMPLATE = """\
+You answer questions about the user's own chat history. Use only the numbered messages below.
+
+Today is {date}.
+
+Messages:
+{evidence}
+
+Question: {question}
+
+Answer in one short sentence, using only the messages above. Cite the message each fact comes from as [n], for example [2]. If the messages do not contain the answer, reply exactly: {abstain}"""
+
+
+def format_date(day: dt.date) -> str:
+    """``Monday, 8 May 2023``: the weekday helps with "last Friday" questions,
+    and the day-month-year form is the one the evidence lines use."""
+    return f"{day.strftime('%A')}, {day.day} {day.strftime('%B %Y')}"
+
+
+def parse_question_date(value: str | dt.date | None) -> dt.date:
+    """The date the question is asked: the caller's, or today (local time)."""
+    if value is None:
+        return dt.date.today()
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(value)
+
+
+def build_prompt(question: str, evidence: str, date: str | dt.date | None = None) -> str:
+    """The full user message: date, numbered evidence, question, rules."""
+    return _TEMPLATE.format(
+        date=format_date(parse_question_date(date)),
+        evidence=evidence.strip() or "(none)",
+        question=question.strip(),
+        abstain=NOT_IN_HISTORY,
+    )
+
+
+def is_abstention(answer: str) -> bool:
+    """Whether an answer is the reader saying the history does not hold it."""
+    text = answer.strip().lower()
+    return NOT_IN_HISTORY.lower().rstrip(".") in text or text.startswith(NOTHING_FOUND.lower()[:30])
