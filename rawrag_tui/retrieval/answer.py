@@ -25,6 +25,7 @@ from .types import EvidenceMessage, SearchResult
 
 ReaderFactory = Callable[[], Reader]
 TokenCallback = Callable[[str], None]
+EvidenceCallback = Callable[[PackedEvidence], None]
 
 #: Tokens kept free for the answer when the caller does not say.
 DEFAULT_ANSWER_TOKENS = 256
@@ -157,12 +158,14 @@ def answer_question(
     *,
     date: str | dt.date | None = None,
     on_token: TokenCallback | None = None,
+    on_evidence: EvidenceCallback | None = None,
     answer_tokens: int = DEFAULT_ANSWER_TOKENS,
 ) -> Answer:
     """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
 
     ``date`` is the day the question is asked (ISO string or date; default
-    today); ``on_token`` receives the answer's text as it streams.
+    today); ``on_token`` receives the answer's text as it streams;
+    ``on_evidence`` the packed evidence, before the reader starts.
     """
     timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
     if not any(h.messages for h in result.hits):
@@ -180,6 +183,8 @@ def answer_question(
     packed: PackedEvidence = pack_evidence(result.hits, max(budget, 0), model.count_tokens)
     prompt = build_prompt(question, packed.text, date)
     timings["pack"] = time.perf_counter() - started
+    if on_evidence:
+        on_evidence(packed)
 
     filt = CitationFilter(len(packed.messages))
     clock = {"start": time.perf_counter()}
