@@ -77,7 +77,9 @@ class Answer:
 class CitationFilter:
     """Streams text through, holding back a ``[...`` until it is closed, so a
     citation to a number that is not in the evidence can be removed before
-    anyone sees it. ``[3, 9]`` with only 3 valid becomes ``[3]``."""
+    anyone sees it. ``[3, 9]`` with only 3 valid becomes ``[3]``; a citation
+    removed whole takes the space before it along (``x [9].`` -> ``x.``), so
+    trailing whitespace is held until the next text shows whether it stays."""
 
     _MAX_HELD = 24  # longer than any citation group a reader writes
 
@@ -86,6 +88,7 @@ class CitationFilter:
         self.cited: list[int] = []
         self.dropped = 0
         self._held = ""
+        self._space = ""
 
     def feed(self, piece: str) -> str:
         self._held += piece
@@ -93,31 +96,42 @@ class CitationFilter:
         while self._held:
             start = self._held.find("[")
             if start < 0:
-                out.append(self._held)
+                out.append(self._emit(self._held))
                 self._held = ""
                 break
-            out.append(self._held[:start])
+            out.append(self._emit(self._held[:start]))
             self._held = self._held[start:]
             end = self._held.find("]")
             if end < 0:
                 if len(self._held) > self._MAX_HELD or not re.fullmatch(r"\[[\d,\s]*", self._held):
-                    out.append(self._held[0])  # not a citation: let the bracket through
+                    out.append(self._emit(self._held[0]))  # not a citation: let the bracket through
                     self._held = self._held[1:]
                     continue
                 break  # maybe a citation still arriving
-            candidate = self._held[: end + 1]
-            match = _CITATION.fullmatch(candidate)
+            match = _CITATION.fullmatch(self._held[: end + 1])
             if match:
-                out.append(self._rewrite(match))
+                kept = self._rewrite(match)
+                if kept:
+                    out.append(self._emit(kept))
+                else:
+                    self._space = ""  # the citation goes, and the space before it
                 self._held = self._held[end + 1 :]
             else:
-                out.append(self._held[0])
+                out.append(self._emit(self._held[0]))
                 self._held = self._held[1:]
         return "".join(out)
 
     def flush(self) -> str:
         rest, self._held = self._held, ""
-        return rest
+        return self._emit(rest)
+
+    def _emit(self, text: str) -> str:
+        if not text:
+            return ""
+        text = self._space + text
+        body = text.rstrip(" \t")
+        self._space = text[len(body) :]
+        return body
 
     def _rewrite(self, match: re.Match) -> str:
         numbers = [int(x) for x in match.group(1).split(",")]
