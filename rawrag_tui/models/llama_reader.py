@@ -128,7 +128,13 @@ class LlamaReader:
     ):
         llama_cpp = _import_llama_cpp()
         from llama_cpp import _internals
+        from llama_cpp._logger import set_verbose
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        # The vocabulary is loaded below before any Llama object exists, so
+        # quiet llama.cpp's log and initialise its backend as Llama would.
+        set_verbose(False)
+        llama_cpp.llama_backend_init()
 
         self.path = Path(path)
         self.name = self.path.stem
