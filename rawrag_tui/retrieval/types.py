@@ -60,6 +60,7 @@ class SearchResult:
     mode: str
     hits: list[Hit]
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+    notes: list[str] = field(default_factory=list)  # e.g. windows not yet embedded
 
     def evidence(self) -> list[EvidenceMessage]:
         """The hits' messages, deduplicated, ordered by conversation then time."""
@@ -75,4 +76,5 @@ class SearchResult:
             "mode": self.mode,
             "hits": [h.to_json() for h in self.hits],
             "timings": self.timings,
+            "notes": self.notes,
         }

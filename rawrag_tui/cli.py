@@ -1,0 +1,70 @@
+"""The `rawrag` command: argument parsing and error reporting, nothing more.
+
+Every command is a thin shell over :mod:`rawrag_tui.memory`; this module
+only turns user errors into one line and exit code 1 (usage errors are 2).
+Command modules are imported lazily so ``rawrag --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from . import __version__
+from .commands import COMMANDS
+from .errors import UserError
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rawrag",
+        description="Your raw chat history, searchable and answerable offline. With no command: the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"rawrag {__version__}")
+    parser.add_argument("--home", help="data directory (default: RAWRAG_HOME or the platform's user data dir)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"rawrag_tui.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"rawrag_tui.commands.{name}":
+                continue  # a command not in this build
+            raise
+        module.register(sub)
+    return parser
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    try:
+        from .tui.app import run_app
+    except ModuleNotFoundError:
+        print("the terminal app is not in this build; try `rawrag --help`", file=sys.stderr)
+        return EXIT_USER
+    return run_app(args.home)
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.umask(0o077)  # everything rawrag writes is private to the user
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            return _run_app(args)
+        return args.func(args)
+    except UserError as exc:
+        print(f"rawrag: error: {exc}", file=sys.stderr)
+        return EXIT_USER
+    except KeyboardInterrupt:
+        print("rawrag: interrupted; an unfinished import was rolled back", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""rawrag import PATH: detect, parse, store, window and embed, all or nothing."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import importers
+from .common import ProgressPrinter, add_common, open_memory, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("import", help="import a chat export (file, folder or zip)")
+    add_common(p)
+    p.add_argument("path")
+    p.add_argument("--format", default="auto", help=f"auto (default) or one of: {', '.join(importers.FORMATS)}")
+    p.add_argument("--no-embed", action="store_true", help="store and window only; embed later with `rawrag index`")
+    p.add_argument("--dry-run", action="store_true", help="report what would be imported; write nothing")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    progress = ProgressPrinter(enabled=not args.quiet)
+    with open_memory(args) as mem:
+        report = mem.import_path(args.path, args.format, embed=not args.no_embed, dry_run=args.dry_run,
+                                 progress=progress)
+    progress.finish()
+    if getattr(args, "json", False):
+        print_json(report.to_json())
+        return 0
+    verb = "would add" if report.dry_run else "added"
+    line = (f"{report.path} ({report.format}): {report.conversations} conversations, "
+            f"{verb} {report.messages_added} of {report.messages_seen} messages")
+    if report.skipped:
+        line += "; skipped " + ", ".join(f"{n} {kind}" for kind, n in sorted(report.skipped.items()))
+    print(line)
+    if report.already_imported and not report.dry_run:
+        print("this export was imported before (source %d); nothing new in it" % report.source_id
+              if report.messages_added == 0 else f"merged into source {report.source_id}")
+    for error in report.errors:
+        print(f"warning: {error}", file=sys.stderr)
+    if not report.dry_run:
+        print(f"{report.windows_written} windows written, {report.embedded} embedded, in {report.seconds:.1f}s")
+    return 0

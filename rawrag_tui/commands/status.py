@@ -1,0 +1,31 @@
+"""rawrag status: what is stored, where, how fresh the index is, which models."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import add_common, open_memory, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("status", help="counts, pending embeddings, profile, data location")
+    add_common(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        info = mem.status()
+    if getattr(args, "json", False):
+        print_json(info)
+        return 0
+    print(f"home        {info['home']}")
+    print(f"database    {info['database']} ({info['database_bytes']:,} bytes)")
+    print(f"profile     {info['profile']}  ({info['embedding_fingerprint'] or 'nothing embedded yet'})")
+    if "device" in info:
+        print(f"device      {info['device']}")
+    print(f"sources     {info['sources']:,}")
+    print(f"convers.    {info['conversations']:,}")
+    print(f"messages    {info['messages']:,}")
+    print(f"windows     {info['windows']:,}  ({info['pending_embeddings']:,} pending embedding)")
+    return 0

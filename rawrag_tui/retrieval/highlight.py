@@ -1,0 +1,46 @@
+"""Which words of a message match the query: for highlighting and for picking
+the lines of a hit worth showing first (demo, TUI).
+
+Deliberately lexical and cheap: it explains a hit to a person, it does not
+rank windows (the pipeline does that).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .types import EvidenceMessage, SearchResult
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+STOPWORDS = frozenset(
+    "a an and are as at be by did do does for from had has have he her his how i in is it its me my now of on or "
+    "our she so that the their them they this to was we were what when where which who why will with you your".split()
+)
+
+
+def _stem(word: str) -> str:
+    return word[:5] if len(word) > 5 else word
+
+
+def query_terms(query: str) -> set[str]:
+    return {_stem(w) for w in (t.lower() for t in _WORD.findall(query)) if w not in STOPWORDS}
+
+
+def match_spans(query: str, text: str) -> list[tuple[int, int]]:
+    """Character spans of ``text`` whose word shares a stem with a query term."""
+    terms = query_terms(query)
+    return [(m.start(), m.end()) for m in _WORD.finditer(text) if _stem(m.group().lower()) in terms]
+
+
+def best_messages(result: SearchResult, n: int) -> list[EvidenceMessage]:
+    """The ``n`` messages with the most matching terms, earlier hits winning ties."""
+    terms = query_terms(result.query)
+    scored: dict[int, tuple[int, int, EvidenceMessage]] = {}
+    for hit in result.hits:
+        for m in hit.messages:
+            words = {_stem(w.lower()) for w in _WORD.findall(m.text + " " + " ".join(m.captions))}
+            score = len(words & terms)
+            if m.message_id not in scored:
+                scored[m.message_id] = (score, hit.rank, m)
+    ranked = sorted(scored.values(), key=lambda s: (-s[0], s[1], s[2].seq))
+    return [m for _, _, m in ranked[:n]]

@@ -1,0 +1,75 @@
+"""From stored messages to searchable windows and vectors.
+
+Windowing runs inside the import's transaction (it is cheap and must land
+with the messages). Embedding runs after it, in committed batches keyed by
+window-text hash, so an interrupted run resumes where it stopped and text
+that is already embedded is never embedded again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Callable, Iterable
+
+from ..models.protocols import Embedder
+from ..settings import WindowSettings
+from ..storage.store import Store, WindowRow
+from .serialise import message_line
+from .windowing import cut_windows
+
+#: progress(stage, done, total): total None when unknown.
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def window_conversation(store: Store, conversation_id: int, settings: WindowSettings) -> int:
+    messages = store.main_branch_messages(conversation_id)
+    lines = [message_line(m["ts"], m["speaker"], m["text"], json.loads(m["captions"])) for m in messages]
+    rows = [
+        WindowRow(w.seq, w.token_start, w.token_end, messages[w.first_message]["seq"],
+                  messages[w.last_message]["seq"], w.text, w.content_hash)
+        for w in cut_windows(lines, settings)
+    ]
+    return store.replace_windows(conversation_id, rows, settings.key())
+
+
+def window_pending(store: Store, settings: WindowSettings, only: Iterable[int] | None = None) -> int:
+    """(Re)window conversations whose windows are missing or were cut with other settings."""
+    todo = store.conversations_needing_windows(settings.key())
+    if only is not None:
+        wanted = set(only)
+        todo = [c for c in todo if c in wanted]
+    return sum(window_conversation(store, cid, settings) for cid in todo)
+
+
+def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: Progress | None = None) -> int:
+    """Embed every window text the embedder's space lacks; returns how many."""
+    space = store.ensure_space(embedder.fingerprint, embedder.dims)
+    total = store.pending_count(space)
+    done = 0
+    if progress:
+        progress("embed", 0, total)
+    while True:
+        pending = store.pending_windows(space, batch)
+        if not pending:
+            break
+        vectors = embedder.embed([text for _, text in pending], kind="document")
+        with store.transaction():
+            store.add_vectors(space, [h for h, _ in pending], vectors)
+        done += len(pending)
+        if progress:
+            progress("embed", done, total)
+    return done
+
+
+class RateMeter:
+    """Rate and ETA for a progress display, from the start of the stage."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int | None) -> tuple[float, float | None]:
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        rate = done / elapsed
+        eta = (total - done) / rate if total and rate > 0 else None
+        return rate, eta

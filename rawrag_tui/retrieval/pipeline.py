@@ -1,0 +1,111 @@
+"""recall -> fuse -> rerank -> keep K -> expand: the RAW-RAG search path.
+
+Dense recall is the paper's: the raw question embedded, cosine top-N windows.
+The lexical (FTS5 BM25) channel and reciprocal-rank fusion are our additions,
+measured on LoCoMo before becoming the default (README). With no reranker the
+fused order passes through to the top-K cut.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from ..models.protocols import Embedder, Reranker
+from ..settings import RetrievalSettings
+from ..storage.store import Store
+from .types import EvidenceMessage, Hit, SearchResult
+
+MODES = ("dense", "lexical", "hybrid")
+
+
+@dataclass
+class Candidate:
+    window_id: int
+    scores: dict
+    ranks: dict
+
+
+def rrf(channels: dict[str, list[tuple[int, float]]], k: int) -> list[Candidate]:
+    """Reciprocal-rank fusion: sum of 1/(k + rank) over the channels a window is in."""
+    merged: dict[int, Candidate] = {}
+    for name, ranked in channels.items():
+        for rank, (wid, score) in enumerate(ranked, start=1):
+            c = merged.setdefault(wid, Candidate(wid, {}, {}))
+            c.scores[name] = float(score)
+            c.ranks[name] = rank
+            c.scores["fused"] = c.scores.get("fused", 0.0) + 1.0 / (k + rank)
+    return sorted(merged.values(), key=lambda c: (-c.scores["fused"], c.window_id))
+
+
+def search(
+    store: Store,
+    query: str,
+    settings: RetrievalSettings,
+    embedder: Embedder | None,
+    reranker: Reranker | None = None,
+    mode: str | None = None,
+    limit: int | None = None,
+    candidates: int | None = None,
+) -> SearchResult:
+    mode = mode or settings.mode
+    if mode not in MODES:
+        from ..errors import UserError
+
+        raise UserError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}")
+    k = limit or settings.top_k
+    n = candidates or settings.candidates
+    timings: dict[str, float] = {}
+    channels: dict[str, list[tuple[int, float]]] = {}
+
+    if mode in ("dense", "hybrid") and embedder is not None:
+        space = store.space_id(embedder.fingerprint)
+        t = time.perf_counter()
+        qvec = embedder.embed([query], kind="query")[0]
+        timings["embed_query"] = time.perf_counter() - t
+        t = time.perf_counter()
+        hits = store.dense_search(space, qvec, n) if space is not None else []
+        channels["dense"] = [(wid, 1.0 - dist) for wid, dist in hits]  # cosine similarity
+        timings["dense"] = time.perf_counter() - t
+    if mode in ("lexical", "hybrid"):
+        t = time.perf_counter()
+        channels["lexical"] = store.lexical_search(query, n)
+        timings["lexical"] = time.perf_counter() - t
+
+    fused = rrf(channels, settings.rrf_k)
+    if reranker is not None and fused:
+        t = time.perf_counter()
+        pool = fused[: settings.rerank_depth]
+        texts = store.windows_by_id([c.window_id for c in pool])
+        scores = reranker.score(query, [texts[c.window_id]["text"] for c in pool])
+        for c, s in zip(pool, scores):
+            c.scores["rerank"] = float(s)
+        fused = sorted(pool, key=lambda c: (-c.scores["rerank"], c.window_id))
+        timings["rerank"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    kept = fused[:k]
+    rows = store.windows_by_id([c.window_id for c in kept])
+    result_hits = []
+    for rank, c in enumerate(kept, start=1):
+        w = rows[c.window_id]
+        msgs = expand(store, w) if settings.expand else []
+        result_hits.append(
+            Hit(c.window_id, w["conversation_id"], w["conversation"], rank, w["text"], c.scores, c.ranks, msgs)
+        )
+    timings["expand"] = time.perf_counter() - t
+    return SearchResult(query, mode, result_hits, timings)
+
+
+def expand(store: Store, window: dict) -> list[EvidenceMessage]:
+    """The full original messages a window overlaps, in time order."""
+    return [
+        EvidenceMessage(
+            message_id=m["id"], external_id=m["external_id"], conversation_id=m["conversation_id"],
+            conversation=m["conversation"], seq=m["seq"], timestamp=m["ts"], speaker=m["speaker"],
+            role=m["role"], text=m["text"], captions=tuple(json.loads(m["captions"])),
+            attachments=tuple(json.loads(m["attachments"])),
+        )
+        for m in store.messages_between(window["conversation_id"], window["first_seq"], window["last_seq"])
+    ]

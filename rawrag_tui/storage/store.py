@@ -1,0 +1,463 @@
+"""The raw-history store: messages, windows, vectors and the FTS index.
+
+Plain rows in, plain rows out: the store knows nothing of export formats,
+models or the retrieval recipe above it. Callers group writes with
+``with store.transaction():`` so an import lands whole or not at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+import apsw
+import numpy as np
+
+from . import migrations
+from .db import connect
+
+_FTS_TERM = re.compile(r"\w+", re.UNICODE)
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def timestamp_fields(ts: datetime | None) -> tuple[str | None, str | None, str | None]:
+    """(ts, ts_kind, sort_ts) for a message time.
+
+    Aware times are stored in UTC with a ``Z``; naive ones are local wall-clock
+    time whose zone the export did not say. ``sort_ts`` is fixed-width so that
+    string order is time order.
+    """
+    if ts is None:
+        return None, None, None
+    if ts.tzinfo is not None:
+        utc = ts.astimezone(timezone.utc).replace(tzinfo=None)
+        return utc.isoformat() + "Z", "utc", utc.strftime("%Y-%m-%dT%H:%M:%S.%f")
+    return ts.isoformat(), "local", ts.strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    external_id: str
+    speaker: str
+    role: str
+    text: str
+    ts: datetime | None
+    attachments: Sequence[str] = ()
+    captions: Sequence[str] = ()
+    parent_external_id: str | None = None
+    on_main_branch: bool = True
+    extra: dict | None = None
+    content_hash: str = ""
+
+
+@dataclass(frozen=True)
+class WindowRow:
+    seq: int
+    token_start: int
+    token_end: int
+    first_seq: int
+    last_seq: int
+    text: str
+    content_hash: str
+
+
+class Store:
+    def __init__(self, conn: apsw.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path) -> "Store":
+        conn = connect(path)
+        migrations.migrate(conn)
+        return cls(conn, path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- plumbing -----------------------------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.conn:
+            yield
+
+    def _rows(self, sql: str, args: Sequence[Any] | dict = ()) -> list[tuple]:
+        return list(self.conn.cursor().execute(sql, args))
+
+    def _one(self, sql: str, args: Sequence[Any] | dict = ()) -> tuple | None:
+        return self.conn.cursor().execute(sql, args).fetchone()
+
+    def _dicts(self, sql: str, args: Sequence[Any] | dict = ()) -> list[dict]:
+        cur = self.conn.cursor().execute(sql, args)
+        try:
+            names = [d[0] for d in cur.getdescription()]
+        except apsw.ExecutionCompleteError:
+            return []
+        return [dict(zip(names, row)) for row in cur]
+
+    def meta_get(self, key: str) -> str | None:
+        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0] if row else None
+
+    def meta_set(self, key: str, value: str) -> None:
+        self.conn.cursor().execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # -- sources and conversations -----------------------------------------
+
+    def find_source(self, fmt: str, sha256: str) -> int | None:
+        row = self._one("SELECT id FROM sources WHERE format = ? AND sha256 = ?", (fmt, sha256))
+        return row[0] if row else None
+
+    def add_source(self, fmt: str, path: str, sha256: str) -> int:
+        self.conn.cursor().execute(
+            "INSERT INTO sources (format, path, sha256, imported_at) VALUES (?, ?, ?, ?)",
+            (fmt, path, sha256, now_iso()),
+        )
+        return self.conn.last_insert_rowid()
+
+    def finish_source(self, source_id: int, conversations: int, messages_added: int, skipped: dict) -> None:
+        self.conn.cursor().execute(
+            "UPDATE sources SET conversations = ?, messages_added = ?, skipped = ? WHERE id = ?",
+            (conversations, messages_added, json.dumps(skipped, sort_keys=True), source_id),
+        )
+
+    def conversation_id(self, fmt: str, external_id: str) -> int | None:
+        row = self._one("SELECT id FROM conversations WHERE format = ? AND external_id = ?", (fmt, external_id))
+        return row[0] if row else None
+
+    def upsert_conversation(self, source_id: int, fmt: str, external_id: str, title: str, kind: str) -> int:
+        existing = self.conversation_id(fmt, external_id)
+        if existing is not None:
+            self.conn.cursor().execute("UPDATE conversations SET title = ? WHERE id = ?", (title, existing))
+            return existing
+        self.conn.cursor().execute(
+            "INSERT INTO conversations (source_id, format, external_id, title, kind) VALUES (?, ?, ?, ?, ?)",
+            (source_id, fmt, external_id, title, kind),
+        )
+        return self.conn.last_insert_rowid()
+
+    def existing_external_ids(self, conversation_id: int) -> set[str]:
+        return {r[0] for r in self._rows("SELECT external_id FROM messages WHERE conversation_id = ?", (conversation_id,))}
+
+    def add_messages(self, conversation_id: int, source_id: int, rows: Sequence[MessageRow]) -> int:
+        """Insert the rows not already stored (by external id); returns how many.
+
+        Messages without a time sort after the one before them in the export.
+        When anything is added, the conversation is re-sequenced in time order
+        and marked for re-windowing.
+        """
+        have = self.existing_external_ids(conversation_id)
+        fresh: list[tuple] = []
+        last_sort: str | None = None
+        for row in rows:
+            ts, ts_kind, sort_ts = timestamp_fields(row.ts)
+            sort_ts = sort_ts or last_sort
+            last_sort = sort_ts
+            if row.external_id in have:
+                continue
+            have.add(row.external_id)
+            fresh.append(
+                (
+                    conversation_id, source_id, row.external_id, ts, ts_kind, sort_ts, row.speaker,
+                    row.role, row.text, json.dumps(list(row.attachments), ensure_ascii=False),
+                    json.dumps(list(row.captions), ensure_ascii=False), row.parent_external_id,
+                    int(row.on_main_branch), json.dumps(row.extra, ensure_ascii=False) if row.extra else None,
+                    row.content_hash,
+                )
+            )
+        if not fresh:
+            return 0
+        cur = self.conn.cursor()
+        cur.executemany(
+            "INSERT INTO messages (conversation_id, source_id, external_id, seq, ts, ts_kind, sort_ts, speaker,"
+            " role, text, attachments, captions, parent_external_id, on_main_branch, extra, content_hash)"
+            " VALUES (?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            fresh,
+        )
+        cur.execute(
+            "WITH ordered AS (SELECT id, ROW_NUMBER() OVER (ORDER BY sort_ts, id) - 1 AS rn"
+            " FROM messages WHERE conversation_id = ?)"
+            " UPDATE messages SET seq = ordered.rn FROM ordered WHERE messages.id = ordered.id",
+            (conversation_id,),
+        )
+        cur.execute("UPDATE conversations SET windowed_with = NULL WHERE id = ?", (conversation_id,))
+        return len(fresh)
+
+    # -- windows ------------------------------------------------------------
+
+    def conversations_needing_windows(self, settings_key: str) -> list[int]:
+        return [
+            r[0]
+            for r in self._rows(
+                "SELECT id FROM conversations WHERE windowed_with IS NULL OR windowed_with != ? ORDER BY id",
+                (settings_key,),
+            )
+        ]
+
+    def main_branch_messages(self, conversation_id: int) -> list[dict]:
+        return self._dicts(
+            "SELECT seq, ts, speaker, text, captions FROM messages"
+            " WHERE conversation_id = ? AND on_main_branch = 1 ORDER BY seq",
+            (conversation_id,),
+        )
+
+    def replace_windows(self, conversation_id: int, windows: Sequence[WindowRow], settings_key: str) -> int:
+        """Make the conversation's windows exactly ``windows``; unchanged ones stay.
+
+        Returns how many windows were (re)written.
+        """
+        cur = self.conn.cursor()
+        old = {
+            r[1]: r
+            for r in self._rows(
+                "SELECT id, seq, token_start, token_end, first_seq, last_seq, content_hash FROM windows"
+                " WHERE conversation_id = ?",
+                (conversation_id,),
+            )
+        }
+        written = 0
+        for w in windows:
+            prev = old.pop(w.seq, None)
+            if prev is not None:
+                if prev[2:] == (w.token_start, w.token_end, w.first_seq, w.last_seq, w.content_hash):
+                    continue
+                cur.execute("DELETE FROM windows_fts WHERE rowid = ?", (prev[0],))
+                cur.execute("DELETE FROM windows WHERE id = ?", (prev[0],))
+            cur.execute(
+                "INSERT INTO windows (conversation_id, seq, token_start, token_end, first_seq, last_seq, text,"
+                " content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, w.seq, w.token_start, w.token_end, w.first_seq, w.last_seq, w.text, w.content_hash),
+            )
+            cur.execute(
+                "INSERT INTO windows_fts (rowid, text) VALUES (?, ?)", (self.conn.last_insert_rowid(), w.text)
+            )
+            written += 1
+        for prev in old.values():
+            cur.execute("DELETE FROM windows_fts WHERE rowid = ?", (prev[0],))
+            cur.execute("DELETE FROM windows WHERE id = ?", (prev[0],))
+        cur.execute("UPDATE conversations SET windowed_with = ? WHERE id = ?", (settings_key, conversation_id))
+        return written
+
+    def windows_by_id(self, ids: Sequence[int]) -> dict[int, dict]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._dicts(
+            "SELECT w.id, w.conversation_id, w.seq, w.first_seq, w.last_seq, w.text, w.content_hash,"
+            f" c.title AS conversation FROM windows w JOIN conversations c ON c.id = w.conversation_id"
+            f" WHERE w.id IN ({marks})",
+            list(ids),
+        )
+        return {r["id"]: r for r in rows}
+
+    def messages_between(self, conversation_id: int, first_seq: int, last_seq: int) -> list[dict]:
+        return self._dicts(
+            "SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq, m.ts, m.speaker,"
+            " m.role, m.text, m.captions, m.attachments FROM messages m"
+            " JOIN conversations c ON c.id = m.conversation_id"
+            " WHERE m.conversation_id = ? AND m.seq BETWEEN ? AND ? AND m.on_main_branch = 1 ORDER BY m.seq",
+            (conversation_id, first_seq, last_seq),
+        )
+
+    # -- vectors ------------------------------------------------------------
+
+    def ensure_space(self, fingerprint: str, dims: int) -> int:
+        row = self._one("SELECT id, dims FROM embedding_spaces WHERE fingerprint = ?", (fingerprint,))
+        if row:
+            return row[0]
+        with self.conn:
+            cur = self.conn.cursor()
+            cur.execute(
+                "INSERT INTO embedding_spaces (fingerprint, dims, created_at) VALUES (?, ?, ?)",
+                (fingerprint, dims, now_iso()),
+            )
+            space = self.conn.last_insert_rowid()
+            cur.execute(f"CREATE VIRTUAL TABLE vec_{space} USING vec0 (embedding float[{dims}] distance_metric=cosine)")
+        return space
+
+    def space_id(self, fingerprint: str) -> int | None:
+        row = self._one("SELECT id FROM embedding_spaces WHERE fingerprint = ?", (fingerprint,))
+        return row[0] if row else None
+
+    def pending_count(self, space_id: int | None) -> int:
+        if space_id is None:
+            return self._one("SELECT COUNT(DISTINCT content_hash) FROM windows")[0]
+        return self._one(
+            "SELECT COUNT(DISTINCT w.content_hash) FROM windows w WHERE NOT EXISTS"
+            " (SELECT 1 FROM vectors v WHERE v.space_id = ? AND v.content_hash = w.content_hash)",
+            (space_id,),
+        )[0]
+
+    def pending_windows(self, space_id: int, limit: int) -> list[tuple[str, str]]:
+        """Up to ``limit`` (content_hash, text) pairs that have no vector in the space."""
+        return self._rows(
+            "SELECT w.content_hash, MIN(w.text) FROM windows w WHERE NOT EXISTS"
+            " (SELECT 1 FROM vectors v WHERE v.space_id = ? AND v.content_hash = w.content_hash)"
+            " GROUP BY w.content_hash LIMIT ?",
+            (space_id, limit),
+        )
+
+    def add_vectors(self, space_id: int, hashes: Sequence[str], vectors: np.ndarray) -> None:
+        cur = self.conn.cursor()
+        data = np.ascontiguousarray(vectors, dtype=np.float32)
+        for content_hash, vec in zip(hashes, data):
+            cur.execute("INSERT INTO vectors (space_id, content_hash) VALUES (?, ?)", (space_id, content_hash))
+            cur.execute(
+                f"INSERT INTO vec_{space_id} (rowid, embedding) VALUES (?, ?)",
+                (self.conn.last_insert_rowid(), vec.tobytes()),
+            )
+
+    def dense_search(self, space_id: int, query: np.ndarray, n: int) -> list[tuple[int, float]]:
+        """(window id, cosine distance) for the ``n`` nearest window texts."""
+        rows = self._rows(
+            f"WITH knn AS (SELECT rowid, distance FROM vec_{space_id} WHERE embedding MATCH ? AND k = ?)"
+            " SELECT w.id, knn.distance FROM knn JOIN vectors v ON v.id = knn.rowid"
+            " JOIN windows w ON w.content_hash = v.content_hash ORDER BY knn.distance, w.id",
+            (np.asarray(query, dtype=np.float32).tobytes(), int(n)),
+        )
+        return rows[:n]
+
+    @staticmethod
+    def fts_query(text: str) -> str | None:
+        terms = list(dict.fromkeys(t.lower() for t in _FTS_TERM.findall(text)))
+        if not terms:
+            return None
+        return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+    def lexical_search(self, query: str, n: int) -> list[tuple[int, float]]:
+        """(window id, BM25 score, higher is better) for the best ``n`` windows."""
+        match = self.fts_query(query)
+        if match is None:
+            return []
+        rows = self._rows(
+            "SELECT rowid, bm25(windows_fts) FROM windows_fts WHERE windows_fts MATCH ? ORDER BY rank LIMIT ?",
+            (match, int(n)),
+        )
+        return [(r[0], -r[1]) for r in rows]
+
+    # -- deletion -----------------------------------------------------------
+
+    def delete_conversations(self, ids: Iterable[int]) -> int:
+        cur = self.conn.cursor()
+        count = 0
+        for cid in ids:
+            for (wid,) in self._rows("SELECT id FROM windows WHERE conversation_id = ?", (cid,)):
+                cur.execute("DELETE FROM windows_fts WHERE rowid = ?", (wid,))
+            cur.execute("DELETE FROM windows WHERE conversation_id = ?", (cid,))
+            cur.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
+            cur.execute("DELETE FROM conversations WHERE id = ?", (cid,))
+            count += self.conn.changes()
+        return count
+
+    def delete_source(self, source_id: int) -> dict[str, int]:
+        """Remove what this import added; conversations left empty go too."""
+        touched = [r[0] for r in self._rows("SELECT DISTINCT conversation_id FROM messages WHERE source_id = ?", (source_id,))]
+        cur = self.conn.cursor()
+        cur.execute("DELETE FROM messages WHERE source_id = ?", (source_id,))
+        removed = self.conn.changes()
+        empty = [
+            cid for cid in touched
+            if self._one("SELECT 1 FROM messages WHERE conversation_id = ? LIMIT 1", (cid,)) is None
+        ]
+        self.delete_conversations(empty)
+        for cid in set(touched) - set(empty):
+            cur.execute("UPDATE conversations SET windowed_with = NULL WHERE id = ?", (cid,))
+        # Conversations first seen in this source but kept alive by a later one move to it.
+        for (cid,) in self._rows("SELECT id FROM conversations WHERE source_id = ?", (source_id,)):
+            cur.execute(
+                "UPDATE conversations SET source_id = (SELECT MIN(source_id) FROM messages WHERE conversation_id = ?)"
+                " WHERE id = ?",
+                (cid, cid),
+            )
+        cur.execute("DELETE FROM sources WHERE id = ?", (source_id,))
+        return {"messages": removed, "conversations": len(empty), "rewindow": len(touched) - len(empty)}
+
+    def collect_garbage(self) -> int:
+        """Drop vectors whose text no window has any more; returns how many."""
+        dropped = 0
+        for (space,) in self._rows("SELECT id FROM embedding_spaces"):
+            orphans = [
+                r[0]
+                for r in self._rows(
+                    "SELECT v.id FROM vectors v WHERE v.space_id = ? AND NOT EXISTS"
+                    " (SELECT 1 FROM windows w WHERE w.content_hash = v.content_hash)",
+                    (space,),
+                )
+            ]
+            cur = self.conn.cursor()
+            for vid in orphans:
+                cur.execute(f"DELETE FROM vec_{space} WHERE rowid = ?", (vid,))
+                cur.execute("DELETE FROM vectors WHERE id = ?", (vid,))
+            dropped += len(orphans)
+        return dropped
+
+    def scrub(self) -> None:
+        """Leave no freed bytes behind: merge the FTS index, rebuild the file, empty the WAL.
+
+        Runs outside any transaction (VACUUM cannot run inside one).
+        """
+        cur = self.conn.cursor()
+        cur.execute("INSERT INTO windows_fts (windows_fts) VALUES ('optimize')")
+        cur.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        cur.execute("VACUUM")
+        cur.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # -- reading ------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        one = lambda sql: self._one(sql)[0]  # noqa: E731
+        return {
+            "sources": one("SELECT COUNT(*) FROM sources"),
+            "conversations": one("SELECT COUNT(*) FROM conversations"),
+            "messages": one("SELECT COUNT(*) FROM messages"),
+            "windows": one("SELECT COUNT(*) FROM windows"),
+        }
+
+    def sources(self) -> list[dict]:
+        return self._dicts(
+            "SELECT s.id, s.format, s.path, s.sha256, s.imported_at, s.messages_added, s.skipped,"
+            " (SELECT COUNT(*) FROM messages m WHERE m.source_id = s.id) AS messages"
+            " FROM sources s ORDER BY s.id"
+        )
+
+    def conversations(self, source_id: int | None = None, text_filter: str | None = None) -> list[dict]:
+        where, args = [], []
+        if source_id is not None:
+            where.append("c.id IN (SELECT conversation_id FROM messages WHERE source_id = ?)")
+            args.append(source_id)
+        if text_filter:
+            where.append("c.title LIKE ?")
+            args.append(f"%{text_filter}%")
+        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        return self._dicts(
+            "SELECT c.id, c.source_id, c.format, c.external_id, c.title, c.kind,"
+            " (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS messages,"
+            " (SELECT MIN(ts) FROM messages m WHERE m.conversation_id = c.id) AS first_ts,"
+            " (SELECT MAX(ts) FROM messages m WHERE m.conversation_id = c.id) AS last_ts"
+            f" FROM conversations c {clause} ORDER BY last_ts DESC, c.id",
+            args,
+        )
+
+    def conversation(self, conversation_id: int) -> dict | None:
+        rows = self._dicts("SELECT id, source_id, format, external_id, title, kind FROM conversations WHERE id = ?", (conversation_id,))
+        return rows[0] if rows else None
+
+    def messages(self, conversation_id: int, offset: int = 0, limit: int = -1) -> list[dict]:
+        return self._dicts(
+            "SELECT id, external_id, seq, ts, ts_kind, speaker, role, text, attachments, captions,"
+            " parent_external_id, on_main_branch FROM messages WHERE conversation_id = ?"
+            " ORDER BY seq LIMIT ? OFFSET ?",
+            (conversation_id, limit, offset),
+        )
