@@ -115,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
             ans = answer_question(qa["question"], result, factory, date=asked,
                                   answer_tokens=mem.settings.reader.answer_tokens)
             seconds = time.perf_counter() - t0
-            score = locomo_score(ans.answer, qa["answer"], qa["category"])
+            # Citation markers are metadata, not answer words: "[3]" would
+            # count as a token "3" in LoCoMo's F1.
+            score = locomo_score(ans.plain_text(), qa["answer"], qa["category"])
             row = {
                 "i": i, "category": qa["category"], "question": qa["question"], "gold": str(qa["answer"]),
                 "answer": ans.answer, "f1": score, "seconds": seconds, "search_s": t_search,

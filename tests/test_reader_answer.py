@@ -47,6 +47,7 @@ def test_citations_map_to_evidence_and_stream_matches_answer():
     ans = answer_question("Who is Max?", RESULT, lambda: reader, date="2023-06-01", on_token=seen.append)
     assert ans.answer == "Caroline adopted Max [1] and he loves the beach [3]."
     assert "".join(seen) == ans.answer
+    assert ans.plain_text() == "Caroline adopted Max and he loves the beach."
     assert [(c.n, c.external_id, c.speaker) for c in ans.citations] == [(1, "D1:1", "Caroline"), (3, "D1:3", "Caroline")]
     assert ans.citations[0].text == "I adopted a dog named Max."
     assert ans.dropped_citations == 0 and ans.dropped_windows == 0

@@ -62,6 +62,10 @@ class Answer:
     evidence: list[EvidenceMessage] = field(default_factory=list)
     evidence_text: str = ""
 
+    def plain_text(self) -> str:
+        """The answer without its ``[n]`` markers (what answer metrics score)."""
+        return _tidy(_CITATION.sub("", self.answer))
+
     def to_json(self) -> dict:
         return {
             "question": self.question,
