@@ -113,3 +113,14 @@ def test_small_context_drops_windows_and_keeps_prompt_within_budget():
 def test_bad_question_date_is_a_value_error(bad):
     with pytest.raises(ValueError):
         build_prompt("q", "", bad)
+
+
+def test_empty_real_store_answers_without_any_model(open_memory):
+    mem = open_memory()
+
+    def must_not_load():
+        raise AssertionError("the reader was loaded for an empty store")
+
+    result = mem.search("Who is Max?")
+    assert result.hits == []
+    assert answer_question("Who is Max?", result, must_not_load).answer == NOTHING_FOUND
