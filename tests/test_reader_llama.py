@@ -106,10 +106,10 @@ HITS = [
 @needs_reader
 def test_streams_pieces_greedy_and_deterministic(reader):
     prompt = "Name the capital of France in one word."
-    first = list(reader.answer(prompt, max_tokens=12))
+    first = list(reader.answer(prompt, max_tokens=8))
     assert len(first) > 1 and all(isinstance(p, str) for p in first)
     assert "".join(first).strip()
-    assert "".join(reader.answer(prompt, max_tokens=12)) == "".join(first)  # temperature 0
+    assert "".join(reader.answer(prompt, max_tokens=8)) == "".join(first)  # temperature 0
 
 
 @pytest.mark.reader
@@ -139,7 +139,7 @@ def test_answer_cites_evidence_messages(reader):
     seen = []
     result = SearchResult("What breed is Max?", "hybrid", HITS, {"total": 0.1})
     ans = answer_question("What breed is Max?", result, lambda: reader, date="2023-05-10", on_token=seen.append,
-                          answer_tokens=48)
+                          answer_tokens=24)
     assert ans.answer and "".join(seen).strip() == ans.answer
     assert len(ans.evidence) == 4 and ans.evidence_tokens > 40
     for c in ans.citations:  # every kept citation maps back to a real message
@@ -152,12 +152,12 @@ def test_answer_cites_evidence_messages(reader):
 @pytest.mark.reader
 @needs_reader
 def test_invented_citations_from_the_model_are_dropped(reader):
-    # A question the 135M model answers by copying a citation that does not exist.
-    q = 'Repeat exactly this sentence: "Max is a golden retriever [7]."'
+    # A question the 135M model answers with "[12]": a message that does not exist.
+    q = "Which message number says Max is a golden retriever? It is [12]."
     result = SearchResult(q, "hybrid", HITS[:1], {"total": 0.0})
-    ans = answer_question(q, result, lambda: reader, answer_tokens=32)
+    ans = answer_question(q, result, lambda: reader, date="2023-05-10", answer_tokens=8)
     assert ans.dropped_citations >= 1
-    assert "[7]" not in ans.answer
+    assert "[12]" not in ans.answer
     assert all(1 <= c.n <= 3 for c in ans.citations)
 
 
@@ -176,8 +176,8 @@ def test_abstention_instruction_reaches_the_model(reader):
             prompts.append(prompt)
             return reader.answer(prompt, max_tokens)
 
-    ans = answer_question(q, result, Spy, answer_tokens=32)
-    assert f"reply exactly: {NOT_IN_HISTORY}" in prompts[0]
+    ans = answer_question(q, result, Spy, date="2023-05-10", answer_tokens=12)
+    assert f"If they do not say, answer: {NOT_IN_HISTORY}" in prompts[0]
     assert ans.answer  # the 135M model's reply, whatever it is, comes back whole
 
 
@@ -200,7 +200,7 @@ def test_packing_with_the_real_tokenizer_under_a_small_context(settings):
         assert packed.dropped_windows > 0 and packed.kept_windows >= 1
         assert packed.messages[0].message_id == 1  # the top window survives
         result = SearchResult("q", "hybrid", hits, {"total": 0.0})
-        ans = answer_question("What breed is Max?", result, lambda: small, date="2023-05-10", answer_tokens=32)
+        ans = answer_question("What breed is Max?", result, lambda: small, date="2023-05-10", answer_tokens=8)
         assert ans.dropped_windows == packed.dropped_windows
         assert small.loaded_context <= 300
     finally:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
-PROMPT_VERSION = 1
+PROMPT_VERSION = 2
 
 #: What the reader says when the evidence does not hold the answer.
 NOT_IN_HISTORY = "Not in your history."
@@ -20,17 +20,17 @@ NOT_IN_HISTORY = "Not in your history."
 #: Said without loading any model when the search found nothing at all.
 NOTHING_FOUND = "Nothing in your history matches this question, so there is nothing to answer from."
 
+# Evidence first, then the date, the rules and the question last: with the
+# question at the end the small readers answer it instead of echoing the
+# messages. Chosen by hand on both packaged readers (Qwen2.5-Coder-0.5B,
+# SmolLM2-135M) against other orders and wordings; "short phrase" because
+# LoCoMo-style answers are short and token F1 punishes padding.
 _TEMPLATE = """\
-You answer questions about the user's own chat history. Use only the numbered messages below.
-
-Today is {date}.
-
-Messages:
+Messages from the user's chat history:
 {evidence}
 
-Question: {question}
-
-Answer in one short sentence, using only the messages above. Cite the message each fact comes from as [n], for example [2]. If the messages do not contain the answer, reply exactly: {abstain}"""
+Today is {date}. Using these messages, answer in a short phrase and cite the message number like [3]. If they do not say, answer: {abstain}
+Question: {question}"""
 
 
 def format_date(day: dt.date) -> str:
