@@ -79,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="ask only the first N scored questions")
     ap.add_argument("--reader", default="bundled", help="bundled | test | path to a GGUF")
     ap.add_argument("--gpu-layers", default=None)
+    ap.add_argument("--prompt", choices=("cited", "plain"), help="reader.prompt (default: the setting)")
+    ap.add_argument("--context-cap", type=int, help="reader.context_cap (default: the setting)")
     ap.add_argument("--out", type=Path, help="write per-question results as JSON lines here")
     args = ap.parse_args(argv)
 
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         samples = [samples]
     with tempfile.TemporaryDirectory(prefix="rawrag-bench-") as tmp:
         home = args.home or Path(tmp)
-        mem = Memory.open(home)
+        mem = Memory.open(home, reader={"prompt": args.prompt, "context_cap": args.context_cap})
         started = time.perf_counter()
         mem.import_path(data, fmt="locomo")
         print(f"# imported {data.name} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
@@ -113,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             t_search = time.perf_counter() - t0
             result.timings.setdefault("total", t_search)
             ans = answer_question(qa["question"], result, factory, date=asked,
-                                  answer_tokens=mem.settings.reader.answer_tokens)
+                                  answer_tokens=mem.settings.reader.answer_tokens,
+                                  prompt_style=mem.settings.reader.prompt)
             seconds = time.perf_counter() - t0
             # Citation markers are metadata, not answer words: "[3]" would
             # count as a token "3" in LoCoMo's F1.
@@ -137,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         print("no questions asked")
         return 1
-    print(f"\nLoCoMo token F1, {len(rows)} questions of {data.name}, reader {args.reader}")
+    r = mem.settings.reader
+    print(f"\nLoCoMo token F1, {len(rows)} questions of {data.name}, reader {args.reader}, "
+          f"prompt {r.prompt}, context cap {r.context_cap}")
     for cat, name in CATEGORY.items():
         sel = [r["f1"] for r in rows if r["category"] == cat]
         if sel:

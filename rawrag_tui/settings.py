@@ -70,6 +70,10 @@ class ReaderSettings:
     context_cap: int = 8192
     #: Tokens kept free for the answer; the answers asked for are short.
     answer_tokens: int = 256
+    #: "cited": ask for [n] citations and an honest "Not in your history."
+    #: "plain": a short answer only, for readers too small to follow more
+    #: (see retrieval/prompts.py for what was measured).
+    prompt: str = "cited"
 
 
 @dataclass(frozen=True)

@@ -178,12 +178,14 @@ def answer_question(
     on_token: TokenCallback | None = None,
     on_evidence: EvidenceCallback | None = None,
     answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+    prompt_style: str = "cited",
 ) -> Answer:
     """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
 
     ``date`` is the day the question is asked (ISO string or date; default
     today); ``on_token`` receives the answer's text as it streams;
-    ``on_evidence`` the packed evidence, before the reader starts.
+    ``on_evidence`` the packed evidence, before the reader starts;
+    ``prompt_style`` is ``reader.prompt`` (see retrieval/prompts.py).
     """
     timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
     if not any(h.messages for h in result.hits):
@@ -196,10 +198,10 @@ def answer_question(
     timings["load"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    frame_tokens = model.count_tokens(build_prompt(question, "", date))
+    frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style))
     budget = model.context_tokens - frame_tokens - answer_tokens
     packed: PackedEvidence = pack_evidence(result.hits, max(budget, 0), model.count_tokens)
-    prompt = build_prompt(question, packed.text, date)
+    prompt = build_prompt(question, packed.text, date, prompt_style)
     timings["pack"] = time.perf_counter() - started
     if on_evidence:
         on_evidence(packed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
-PROMPT_VERSION = 2
+PROMPT_VERSION = 3
 
 #: What the reader says when the evidence does not hold the answer.
 NOT_IN_HISTORY = "Not in your history."
@@ -22,15 +22,27 @@ NOTHING_FOUND = "Nothing in your history matches this question, so there is noth
 
 # Evidence first, then the date, the rules and the question last: with the
 # question at the end the small readers answer it instead of echoing the
-# messages. Chosen by hand on both packaged readers (Qwen2.5-Coder-0.5B,
-# SmolLM2-135M) against other orders and wordings; "short phrase" because
-# LoCoMo-style answers are short and token F1 punishes padding.
-_TEMPLATE = """\
+# messages. Wording chosen by hand on the packaged readers (Qwen2.5-Coder-0.5B,
+# SmolLM2-135M) among a dozen orders and phrasings.
+_CITED = """\
 Messages from the user's chat history:
 {evidence}
 
 Today is {date}. Using these messages, answer in a short phrase and cite the message number like [3]. If they do not say, answer: {abstain}
 Question: {question}"""
+
+# Measured on LoCoMo evidence (bench/reader_locomo.py): Qwen2.5-Coder-0.5B
+# answers with a bare "[n]" or abstains on nearly every question as soon as
+# the prompt mentions citations or abstaining, and answers in words without
+# them. "plain" is for such small readers: no [n] to map, no abstention.
+_PLAIN = """\
+Messages from the user's chat history:
+{evidence}
+
+Today is {date}. Using these messages, answer the question in a short phrase.
+Question: {question}"""
+
+STYLES = {"cited": _CITED, "plain": _PLAIN}
 
 
 def format_date(day: dt.date) -> str:
@@ -50,9 +62,13 @@ def parse_question_date(value: str | dt.date | None) -> dt.date:
     return dt.date.fromisoformat(value)
 
 
-def build_prompt(question: str, evidence: str, date: str | dt.date | None = None) -> str:
-    """The full user message: date, numbered evidence, question, rules."""
-    return _TEMPLATE.format(
+def build_prompt(question: str, evidence: str, date: str | dt.date | None = None, style: str = "cited") -> str:
+    """The full user message: numbered evidence, date, rules, question."""
+    try:
+        template = STYLES[style]
+    except KeyError:
+        raise ValueError(f"unknown prompt style {style!r}; known: {', '.join(STYLES)}") from None
+    return template.format(
         date=format_date(parse_question_date(date)),
         evidence=evidence.strip() or "(none)",
         question=question.strip(),
