@@ -124,3 +124,15 @@ def test_empty_real_store_answers_without_any_model(open_memory):
     result = mem.search("Who is Max?")
     assert result.hits == []
     assert answer_question("Who is Max?", result, must_not_load).answer == NOTHING_FOUND
+
+
+def test_plain_style_asks_for_the_answer_only():
+    reader = ScriptedReader(["Max is a golden retriever."])
+    ans = answer_question("What breed is Max?", RESULT, lambda: reader, date="2023-06-01", prompt_style="plain")
+    prompt = reader.prompts[0][0]
+    assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
+    assert NOT_IN_HISTORY not in prompt and "cite" not in prompt
+    assert prompt.rstrip().endswith("Question: What breed is Max?")
+    assert ans.answer == "Max is a golden retriever." and ans.citations == []
+    with pytest.raises(ValueError, match="unknown prompt style"):
+        build_prompt("q", "", None, style="fancy")

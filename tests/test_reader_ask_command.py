@@ -61,7 +61,8 @@ class StandInMemory:
     def ask(self, question, *, date=None, on_token=None, on_evidence=None, gpu_layers=None):
         result = self.search(question)
         return answer_question(question, result, self._reader, date=date, on_token=on_token,
-                               on_evidence=on_evidence, answer_tokens=self.settings.reader.answer_tokens)
+                               on_evidence=on_evidence, answer_tokens=self.settings.reader.answer_tokens,
+                               prompt_style=self.settings.reader.prompt)
 
 
 HITS = [Hit(1, 1, "chat", 1, "", messages=[
