@@ -132,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             if out:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                out.flush()  # a long run stopped early keeps what it measured
             print(f"{i:3d} c{qa['category']} F1 {score:.2f} {seconds:5.1f}s  {qa['question'][:60]!r} -> {ans.answer[:70]!r}",
                   file=sys.stderr)
         if out:
