@@ -223,3 +223,24 @@ def test_corrupted_gguf_refused_before_llama_cpp_sees_it(tmp_path, settings, mon
     monkeypatch.setattr(llama_reader, "LlamaReader", lambda *a, **k: pytest.fail("llama.cpp was handed the file"))
     with pytest.raises(ModelError, match=r"checksum sha256 [0-9a-f]{64} does not match"):
         llama_reader.load_reader(copy, settings, spec=TEST_READER)
+
+
+# The generation-prompt tail of Qwen3's chat template (the part that reads
+# enable_thinking); no Qwen3 GGUF can be had here, so its switch is checked
+# through the same renderer the reader uses.
+QWEN3_TAIL = (
+    "{%- for message in messages %}{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}"
+    "{%- endfor %}"
+    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}"
+    "{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}"
+    "{%- endif %}"
+)
+
+
+@pytest.mark.reader
+@needs_reader
+def test_thinking_is_switched_off_through_the_template(reader, monkeypatch):
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    monkeypatch.setattr(reader, "_formatter", Jinja2ChatFormatter(template=QWEN3_TAIL, eos_token="", bos_token=""))
+    assert reader.render("hi").endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
