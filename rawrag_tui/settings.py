@@ -76,11 +76,31 @@ class ModelSettings:
 
 
 @dataclass(frozen=True)
+class ReaderSettings:
+    """How the local reader (llama.cpp) runs and how much evidence it sees."""
+
+    #: "auto": every layer on the GPU when llama.cpp was built with GPU
+    #: offload, none otherwise; or a number of layers ("0" forces the CPU).
+    gpu_layers: str = "auto"
+    #: Upper bound on the context the reader allocates; the context actually
+    #: used is what the prompt needs, never more than this or the model's
+    #: trained context. Evidence beyond it is dropped lowest rank first.
+    context_cap: int = 8192
+    #: Tokens kept free for the answer; the answers asked for are short.
+    answer_tokens: int = 256
+    #: "cited": ask for [n] citations and an honest "Not in your history."
+    #: "plain": a short answer only, for readers too small to follow more
+    #: (see retrieval/prompts.py for what was measured).
+    prompt: str = "cited"
+
+
+@dataclass(frozen=True)
 class Settings:
     home: Path
     window: WindowSettings = field(default_factory=WindowSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     models: ModelSettings = field(default_factory=ModelSettings)
+    reader: ReaderSettings = field(default_factory=ReaderSettings)
     #: UI binding id -> key(s); overrides the app's defaults.
     keymap: dict[str, str] = field(default_factory=dict)
 
@@ -97,6 +117,7 @@ SECTIONS: dict[str, type] = {
     "window": WindowSettings,
     "retrieval": RetrievalSettings,
     "models": ModelSettings,
+    "reader": ReaderSettings,
 }
 
 

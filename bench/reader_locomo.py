@@ -1,0 +1,164 @@
+"""Answer accuracy of the local reader on LoCoMo (token F1, categories 1-4).
+
+Imports one LoCoMo conversation into a fresh home, asks its questions through
+the default retrieval (``Memory.search``) and the reader, and scores each
+answer with LoCoMo's own token F1 (``rawrag_tui.eval.metrics``). Questions are
+dated the day of the conversation's last session, as LoCoMo asks them then.
+
+    python bench/reader_locomo.py --limit 20
+    python bench/reader_locomo.py --reader test --limit 5      # SmolLM2-135M
+    python bench/reader_locomo.py --reader path/to/model.gguf
+
+Seconds per question are wall-clock on whatever machine runs it; on a shared
+CPU they move with the neighbours' load, so compare runs made back to back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rawrag_tui.eval.metrics import locomo_score  # noqa: E402
+from rawrag_tui.retrieval.answer import answer_question  # noqa: E402
+
+DEFAULT_DATA = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json",
+                Path("/work/shared/data/locomo-conv-26.json")]
+CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+def session_date(text: str) -> dt.date:
+    """``1:56 pm on 8 May, 2023`` -> 2023-05-08."""
+    m = re.search(r"(\d{1,2}) (\w+),? (\d{4})", text)
+    if not m:
+        raise ValueError(f"unrecognised LoCoMo date {text!r}")
+    return dt.datetime.strptime(f"{m.group(1)} {m.group(2)} {m.group(3)}", "%d %B %Y").date()
+
+
+def last_session_date(sample: dict) -> dt.date:
+    conv = sample["conversation"]
+    dates = [session_date(v) for k, v in conv.items() if re.fullmatch(r"session_\d+_date_time", k) and v]
+    return max(dates)
+
+
+def make_reader_factory(choice: str, settings, gpu_layers):
+    from rawrag_tui.models import llama_reader
+    from rawrag_tui.models.gguf import TEST_READER
+
+    cache: dict = {}
+
+    def make():
+        if "reader" not in cache:
+            started = time.perf_counter()
+            if choice == "bundled":
+                cache["reader"] = llama_reader.bundled_reader(settings, gpu_layers=gpu_layers)
+            elif choice == "test":
+                cache["reader"] = llama_reader.packaged_reader(TEST_READER, settings, gpu_layers=gpu_layers)
+            else:
+                cache["reader"] = llama_reader.load_reader(Path(choice), settings, gpu_layers=gpu_layers)
+            print(f"# reader {cache['reader'].name} ready in {time.perf_counter() - started:.1f} s "
+                  f"(threads {cache['reader'].threads}, gpu layers {cache['reader'].gpu_layers})", file=sys.stderr)
+        return cache["reader"]
+
+    return make
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, help="LoCoMo JSON (default: shared/data/locomo-conv-26.json)")
+    ap.add_argument("--home", type=Path, help="rawrag home to use (default: a fresh temporary one)")
+    ap.add_argument("--limit", type=int, default=0, help="ask only the first N scored questions")
+    ap.add_argument("--reader", default="bundled", help="bundled | test | path to a GGUF")
+    ap.add_argument("--gpu-layers", default=None)
+    ap.add_argument("--prompt", choices=("cited", "plain"), help="reader.prompt (default: the setting)")
+    ap.add_argument("--context-cap", type=int, help="reader.context_cap (default: the setting)")
+    ap.add_argument("--out", type=Path, help="write per-question results as JSON lines here")
+    args = ap.parse_args(argv)
+
+    data = args.data or next((p for p in DEFAULT_DATA if p.exists()), None)
+    if data is None:
+        ap.error("no LoCoMo file found; pass --data")
+    try:
+        from rawrag_tui.memory import Memory
+    except ImportError as exc:
+        print(f"this bench needs the Memory facade (rawrag_tui.memory): {exc}", file=sys.stderr)
+        return 2
+
+    samples = json.loads(data.read_text(encoding="utf-8"))
+    if isinstance(samples, dict):
+        samples = [samples]
+    with tempfile.TemporaryDirectory(prefix="rawrag-bench-") as tmp:
+        home = args.home or Path(tmp)
+        mem = Memory.open(home, reader={"prompt": args.prompt, "context_cap": args.context_cap})
+        started = time.perf_counter()
+        mem.import_path(data, fmt="locomo")
+        print(f"# imported {data.name} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        factory = make_reader_factory(args.reader, mem.settings, args.gpu_layers)
+        rows = []
+        questions = [(s, q) for s in samples for q in s["qa"] if q.get("category") in CATEGORY and "answer" in q]
+        if args.limit:
+            questions = questions[: args.limit]
+        out = open(args.out, "w", encoding="utf-8") if args.out else None
+        for i, (sample, qa) in enumerate(questions, 1):
+            asked = last_session_date(sample)
+            t0 = time.perf_counter()
+            result = mem.search(qa["question"])
+            t_search = time.perf_counter() - t0
+            result.timings.setdefault("total", t_search)
+            ans = answer_question(qa["question"], result, factory, date=asked,
+                                  answer_tokens=mem.settings.reader.answer_tokens,
+                                  prompt_style=mem.settings.reader.prompt)
+            seconds = time.perf_counter() - t0
+            # Citation markers are metadata, not answer words: "[3]" would
+            # count as a token "3" in LoCoMo's F1.
+            score = locomo_score(ans.plain_text(), qa["answer"], qa["category"])
+            row = {
+                "i": i, "category": qa["category"], "question": qa["question"], "gold": str(qa["answer"]),
+                "answer": ans.answer, "f1": score, "seconds": seconds, "search_s": t_search,
+                "read_s": ans.timings.get("read", 0.0), "first_token_s": ans.timings.get("first_token", 0.0),
+                "evidence_tokens": ans.evidence_tokens, "dropped_windows": ans.dropped_windows,
+                "citations": [c.external_id for c in ans.citations], "dropped_citations": ans.dropped_citations,
+                "evidence_ids": sorted(re.findall(r"D\d+:\d+", " ".join(qa.get("evidence", [])))),
+            }
+            rows.append(row)
+            if out:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                out.flush()  # a long run stopped early keeps what it measured
+            print(f"{i:3d} c{qa['category']} F1 {score:.2f} {seconds:5.1f}s  {qa['question'][:60]!r} -> {ans.answer[:70]!r}",
+                  file=sys.stderr)
+        if out:
+            out.close()
+
+    if not rows:
+        print("no questions asked")
+        return 1
+    r = mem.settings.reader
+    print(f"\nLoCoMo token F1, {len(rows)} questions of {data.name}, reader {args.reader}, "
+          f"prompt {r.prompt}, context cap {r.context_cap}")
+    for cat, name in CATEGORY.items():
+        sel = [r["f1"] for r in rows if r["category"] == cat]
+        if sel:
+            print(f"  category {cat} ({name}): F1 {100 * statistics.mean(sel):5.1f} over {len(sel)}")
+    print(f"  all: F1 {100 * statistics.mean(r['f1'] for r in rows):5.1f}")
+    later = rows[1:] or rows  # the first question also pays for loading the reader
+    print(f"  seconds/question: {statistics.mean(r['seconds'] for r in rows):.1f} mean, "
+          f"{statistics.median(r['seconds'] for r in later):.1f} median after the first "
+          f"(search {statistics.mean(r['search_s'] for r in later):.1f}, read {statistics.mean(r['read_s'] for r in later):.1f}, "
+          f"first token {statistics.mean(r['first_token_s'] for r in later):.1f})")
+    print(f"  evidence tokens: {statistics.mean(r['evidence_tokens'] for r in rows):.0f} mean; "
+          f"windows dropped to fit: {sum(r['dropped_windows'] for r in rows)}; "
+          f"invented citations removed: {sum(r['dropped_citations'] for r in rows)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""``rawrag ask QUESTION``: an answer from your own history, with citations.
+
+The answer streams to stdout as the reader writes it; the cited messages
+follow, each with the id it has in the original export. ``--json`` prints one
+object instead (no streaming). A question that finds no evidence is answered
+without loading the reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import textwrap
+from typing import TextIO
+
+from ..errors import UserError
+
+
+def _iso_date(value: str) -> str:
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2023-05-08") from None
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "ask",
+        help="answer a question from your history, citing the messages",
+        description="Answer a question from your imported history with the local reader, citing messages as [n].",
+    )
+    p.add_argument("question", help="the question, in your own words")
+    p.add_argument("--date", type=_iso_date, help="the day the question is asked (YYYY-MM-DD; default today)")
+    p.add_argument("--show-evidence", action="store_true", help="print the numbered messages the reader sees")
+    p.add_argument("--gpu-layers", metavar="auto|N", help="layers on the GPU (default: reader.gpu_layers, auto)")
+    # Also accepted after the subcommand; SUPPRESS keeps the top-level value otherwise.
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def _short(text: str, width: int = 100) -> str:
+    return textwrap.shorten(" ".join(text.split()), width=width, placeholder=" ...")
+
+
+def print_citations(answer, out: TextIO) -> None:
+    from ..retrieval.packing import format_timestamp
+
+    for c in answer.citations:
+        print(f"  [{c.n}] {c.external_id} · {format_timestamp(c.timestamp)} · {c.speaker}: {_short(c.text)}", file=out)
+    notes = []
+    if answer.dropped_citations:
+        notes.append(f"{answer.dropped_citations} citation(s) to messages not in the evidence removed")
+    if answer.dropped_windows:
+        notes.append(f"{answer.dropped_windows} lower-ranked window(s) left out to fit the reader's context")
+    for note in notes:
+        print(f"  ({note})", file=sys.stderr)
+
+
+def run(args) -> int:
+    from .common import open_memory
+
+    question = args.question.strip()
+    if not question:
+        raise UserError("ask: the question is empty")
+    as_json = bool(getattr(args, "json", False))
+    mem = open_memory(args)
+    out = sys.stdout
+
+    def show_evidence(packed) -> None:
+        if args.show_evidence and not as_json:
+            print(packed.text, file=out)
+            print(file=out)
+
+    def stream(piece: str) -> None:
+        out.write(piece)
+        out.flush()
+
+    answer = mem.ask(
+        question,
+        date=args.date,
+        on_token=None if as_json else stream,
+        on_evidence=show_evidence,
+        gpu_layers=args.gpu_layers,
+    )
+    if as_json:
+        data = answer.to_json()
+        if args.show_evidence:
+            data["evidence"] = [m.to_json() for m in answer.evidence]
+        print(json.dumps(data, ensure_ascii=False), file=out)
+    else:
+        print(file=out)
+        if answer.citations or answer.dropped_citations or answer.dropped_windows:
+            print_citations(answer, out)
+    return 0

@@ -1,0 +1,293 @@
+"""The local reader: a GGUF chat model on llama.cpp (llama-cpp-python).
+
+Why it is built this way:
+
+- The prompt is rendered with the chat template stored in the GGUF itself
+  (llama-cpp-python's Jinja renderer), then tokenised here and handed to
+  llama.cpp as token ids. Rendering ourselves gives the exact prompt length
+  (so the context can be sized to it) and lets template switches through:
+  ``enable_thinking=False`` turns Qwen3's thinking off the way its template
+  intends; templates without the switch ignore it.
+- The context is sized to the question, not to the model: llama.cpp
+  allocates the KV cache up front, and a 32K context for a 3K prompt wastes
+  memory and time. Packing needs token counts before anything is generated,
+  so the vocabulary is loaded first (no weights, a fraction of a second) and
+  the weights only when the first answer is asked for, with a context that
+  fits that prompt. A later, longer prompt reloads with a larger context
+  (the file is memory-mapped, so this costs little), never beyond
+  ``reader.context_cap`` or the model's trained context.
+- Temperature 0 (greedy), no repetition penalty: the same evidence gives the
+  same answer, which is what citations and evaluation need.
+- Threads are set on purpose: llama-cpp-python defaults to half the CPUs,
+  which on a 2-core laptop is one thread.
+
+llama_cpp is imported lazily, here only, so nothing else pays its start-up.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import ModelError, UserError
+from ..settings import Settings
+from .gguf import PackagedGguf, VerifiedCache, check_magic, verify
+
+#: Rendering an empty user turn and a real one can merge tokens differently at
+#: the seams; this many tokens are kept back for that.
+_TEMPLATE_SLACK = 8
+#: Contexts are allocated in steps of this many tokens, so a run of questions
+#: of similar size reuses one context instead of reloading for each.
+_CONTEXT_STEP = 1024
+
+
+def _import_llama_cpp():
+    try:
+        import llama_cpp
+    except ImportError:
+        raise ModelError(
+            "the local reader needs llama-cpp-python, which is not installed: "
+            "pip install 'rawrag-tui[reader]'"
+        ) from None
+    return llama_cpp
+
+
+def resolve_gpu_layers(value: str | int, supports_offload: bool) -> int:
+    """``auto`` -> every layer (-1) when llama.cpp can offload, else 0; or N."""
+    text = str(value).strip().lower()
+    if text == "auto":
+        return -1 if supports_offload else 0
+    try:
+        layers = int(text)
+    except ValueError:
+        raise UserError(f"gpu layers: {value!r} is neither 'auto' nor a number of layers") from None
+    if layers < -1:
+        raise UserError(f"gpu layers: {layers} is not a number of layers (use auto, 0, N or -1 for all)")
+    return layers
+
+
+def available_threads(setting: int) -> int:
+    """``models.threads`` when set, else every CPU this process may run on."""
+    if setting > 0:
+        return setting
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+class ThinkFilter:
+    """Drops a leading ``<think>...</think>`` block from a stream (a Qwen3
+    that thinks despite ``enable_thinking=False`` still gives a clean answer)."""
+
+    OPEN, CLOSE = "<think>", "</think>"
+
+    def __init__(self):
+        self._buffer = ""
+        self._state = "start"  # start -> (thinking ->) answer
+
+    def feed(self, piece: str) -> str:
+        if self._state == "answer":
+            return piece
+        self._buffer += piece
+        if self._state == "start":
+            head = self._buffer.lstrip()
+            if head.startswith(self.OPEN):
+                self._state = "thinking"
+            elif len(head) >= len(self.OPEN) or not self.OPEN.startswith(head):
+                self._state = "answer"
+                out, self._buffer = self._buffer, ""
+                return out
+            else:
+                return ""
+        end = self._buffer.find(self.CLOSE)
+        if end < 0:
+            return ""
+        rest = self._buffer[end + len(self.CLOSE) :].lstrip()
+        self._buffer = ""
+        self._state = "answer"
+        return rest
+
+    def flush(self) -> str:
+        out = self._buffer if self._state != "thinking" else ""
+        self._buffer = ""
+        return out
+
+
+class LlamaReader:
+    """A :class:`~rawrag_tui.models.protocols.Reader` on llama.cpp."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        context_cap: int = 8192,
+        gpu_layers: str | int = "auto",
+        threads: int = 0,
+    ):
+        llama_cpp = _import_llama_cpp()
+        from llama_cpp import _internals
+        from llama_cpp._logger import set_verbose
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        # The vocabulary is loaded below before any Llama object exists, so
+        # quiet llama.cpp's log and initialise its backend as Llama would.
+        set_verbose(False)
+        llama_cpp.llama_backend_init()
+
+        self.path = Path(path)
+        self.name = self.path.stem
+        self.threads = available_threads(threads)
+        self.gpu_layers = resolve_gpu_layers(gpu_layers, bool(llama_cpp.llama_supports_gpu_offload()))
+        self._llama_cpp = llama_cpp
+
+        params = llama_cpp.llama_model_default_params()
+        params.vocab_only = True
+        try:
+            self._vocab = _internals.LlamaModel(path_model=str(self.path), params=params, verbose=False)
+        except ValueError as exc:
+            raise ModelError(f"{self.path}: llama.cpp cannot read this GGUF: {exc}") from None
+        self.metadata: dict[str, str] = self._vocab.metadata()
+        self.architecture = self.metadata.get("general.architecture", "")
+        self.trained_context = int(self._vocab.n_ctx_train()) or int(
+            self.metadata.get(f"{self.architecture}.context_length", 0) or 2048
+        )
+        self.max_context = max(256, min(context_cap, self.trained_context))
+
+        template = self.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise ModelError(f"{self.path}: this GGUF carries no chat template; rawrag needs an instruct model")
+        eos, bos = self._vocab.token_eos(), self._vocab.token_bos()
+        self._eos_text = self._vocab.token_get_text(eos) if eos != -1 else ""
+        bos_text = self._vocab.token_get_text(bos) if bos != -1 else ""
+        self._formatter = Jinja2ChatFormatter(template=template, eos_token=self._eos_text, bos_token=bos_text)
+        self._add_bos = bool(self._vocab.add_bos_token())
+        frame = len(self._prompt_tokens(""))
+        #: Tokens the prompt text and the answer may use together.
+        self.context_tokens = self.max_context - frame - _TEMPLATE_SLACK
+        self._llama: Any = None
+        self.loaded_context = 0
+        self.loads = 0
+
+    # -- tokens ---------------------------------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def render(self, prompt: str) -> str:
+        """The chat-formatted prompt: one user turn, then the assistant's cue."""
+        messages = [{"role": "user", "content": prompt}]
+        return self._formatter(messages=messages, enable_thinking=False).prompt
+
+    def _prompt_tokens(self, prompt: str) -> list[int]:
+        text = self.render(prompt)
+        # special=True: the template's control tokens (<|im_start|>) must
+        # become control ids, not text. A BOS the template already wrote is
+        # not added twice.
+        bos = self._formatter.bos_token
+        add_bos = self._add_bos and not (bos and text.startswith(bos))
+        return self._vocab.tokenize(text.encode("utf-8"), add_bos=add_bos, special=True)
+
+    # -- model ----------------------------------------------------------------
+
+    def _ensure_context(self, needed: int) -> None:
+        if self._llama is not None and self.loaded_context >= needed:
+            return
+        size = min(self.max_context, -(-needed // _CONTEXT_STEP) * _CONTEXT_STEP)
+        if self._llama is not None:
+            self._llama.close()
+            self._llama = None
+        try:
+            self._llama = self._llama_cpp.Llama(
+                model_path=str(self.path),
+                n_ctx=size,
+                n_batch=min(512, size),
+                n_threads=self.threads,
+                n_threads_batch=self.threads,
+                n_gpu_layers=self.gpu_layers,
+                verbose=False,
+            )
+        except ValueError as exc:
+            raise ModelError(f"{self.path}: llama.cpp could not load the model: {exc}") from None
+        self.loaded_context = size
+        self.loads += 1
+
+    def answer(self, prompt: str, max_tokens: int = 256) -> Iterator[str]:
+        tokens = self._prompt_tokens(prompt)
+        room = self.max_context - len(tokens)
+        if room < 16:
+            raise ModelError(
+                f"the question and evidence take {len(tokens)} tokens, more than the reader's "
+                f"context of {self.max_context} allows (raise reader.context_cap)"
+            )
+        max_tokens = min(max_tokens, room)
+        self._ensure_context(len(tokens) + max_tokens)
+        stream = self._llama.create_completion(
+            prompt=tokens,
+            max_tokens=max_tokens,
+            temperature=0.0,
+            top_k=1,
+            repeat_penalty=1.0,
+            stop=[s for s in {self._eos_text, "<|im_end|>", "<|endoftext|>", "<|eot_id|>"} if s],
+            stream=True,
+        )
+        think = ThinkFilter()
+        for chunk in stream:
+            text = think.feed(chunk["choices"][0]["text"])
+            if text:
+                yield text
+        tail = think.flush()
+        if tail:
+            yield tail
+
+    def close(self) -> None:
+        if self._llama is not None:
+            self._llama.close()
+            self._llama = None
+        if self._vocab is not None:
+            self._vocab.close()
+            self._vocab = None
+
+
+def load_reader(
+    path: str | Path,
+    settings: Settings,
+    *,
+    spec: PackagedGguf | None = None,
+    gpu_layers: str | int | None = None,
+) -> LlamaReader:
+    """A reader on the GGUF at ``path``, verified before llama.cpp parses it.
+
+    With ``spec`` the file must be that pinned file (size and SHA-256);
+    without, it must at least be a GGUF. ``gpu_layers`` overrides the setting.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"{path}: model file not found")
+    if spec is not None:
+        verify(path, spec, VerifiedCache(settings.models_dir))
+    else:
+        check_magic(path)
+    return LlamaReader(
+        path,
+        context_cap=settings.reader.context_cap,
+        gpu_layers=settings.reader.gpu_layers if gpu_layers is None else gpu_layers,
+        threads=settings.models.threads,
+    )
+
+
+
+def packaged_reader(spec: PackagedGguf, settings: Settings, *, gpu_layers: str | int | None = None) -> LlamaReader:
+    """The reader whose GGUF ships in packages (assembled and verified once)."""
+    from .gguf import locate
+
+    _import_llama_cpp()  # say what is missing before assembling half a gigabyte
+    return load_reader(locate(spec, settings.models_dir), settings, gpu_layers=gpu_layers)
+
+
+def bundled_reader(settings: Settings, *, gpu_layers: str | int | None = None) -> LlamaReader:
+    """The ``bundled`` profile's reader: Qwen2.5-Coder-0.5B-Instruct Q4_K_M."""
+    from .gguf import BUNDLED_READER
+
+    return packaged_reader(BUNDLED_READER, settings, gpu_layers=gpu_layers)

@@ -1,0 +1,225 @@
+"""Answering a question from a search result: pack, prompt, read, cite.
+
+The reader is passed as a zero-argument factory so that a question with no
+evidence (an empty store, or nothing found) is answered without loading a
+model at all: loading the default reader takes seconds and half a gigabyte.
+
+Citations are the ``[n]`` the reader writes, mapped back to the numbered
+evidence messages. A small reader sometimes invents numbers; those are cut
+from the answer as it streams (so what the user sees and what is returned
+agree) and counted in ``dropped_citations``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable, Iterator
+
+from ..models.protocols import Reader
+from .packing import PackedEvidence, pack_evidence
+from .prompts import NOTHING_FOUND, build_prompt
+from .types import EvidenceMessage, SearchResult
+
+ReaderFactory = Callable[[], Reader]
+TokenCallback = Callable[[str], None]
+EvidenceCallback = Callable[[PackedEvidence], None]
+
+#: Tokens kept free for the answer when the caller does not say.
+DEFAULT_ANSWER_TOKENS = 256
+
+_CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+@dataclass(frozen=True)
+class Citation:
+    n: int
+    external_id: str
+    conversation: str
+    timestamp: str | None
+    speaker: str
+    text: str
+
+    @classmethod
+    def of(cls, n: int, m: EvidenceMessage) -> "Citation":
+        return cls(n, m.external_id, m.conversation, m.timestamp, m.speaker, m.text)
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str
+    citations: list[Citation] = field(default_factory=list)
+    dropped_citations: int = 0
+    evidence_tokens: int = 0
+    dropped_windows: int = 0
+    #: Seconds: search, pack, load (the reader factory), read, first_token
+    #: (from the start of reading to the first streamed piece).
+    timings: dict[str, float] = field(default_factory=dict)
+    #: The numbered evidence the reader saw (``evidence[n - 1]`` is ``[n]``).
+    evidence: list[EvidenceMessage] = field(default_factory=list)
+    evidence_text: str = ""
+
+    def plain_text(self) -> str:
+        """The answer without its ``[n]`` markers (what answer metrics score)."""
+        return _tidy(_CITATION.sub("", self.answer))
+
+    def to_json(self) -> dict:
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "citations": [asdict(c) for c in self.citations],
+            "dropped_citations": self.dropped_citations,
+            "evidence_tokens": self.evidence_tokens,
+            "dropped_windows": self.dropped_windows,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+class CitationFilter:
+    """Streams text through, holding back a ``[...`` until it is closed, so a
+    citation to a number that is not in the evidence can be removed before
+    anyone sees it. ``[3, 9]`` with only 3 valid becomes ``[3]``; a citation
+    removed whole takes the space before it along (``x [9].`` -> ``x.``), so
+    trailing whitespace is held until the next text shows whether it stays."""
+
+    _MAX_HELD = 24  # longer than any citation group a reader writes
+
+    def __init__(self, valid: int):
+        self.valid = valid
+        self.cited: list[int] = []
+        self.dropped = 0
+        self._held = ""
+        self._space = ""
+
+    def feed(self, piece: str) -> str:
+        self._held += piece
+        out: list[str] = []
+        while self._held:
+            start = self._held.find("[")
+            if start < 0:
+                out.append(self._emit(self._held))
+                self._held = ""
+                break
+            out.append(self._emit(self._held[:start]))
+            self._held = self._held[start:]
+            end = self._held.find("]")
+            if end < 0:
+                if len(self._held) > self._MAX_HELD or not re.fullmatch(r"\[[\d,\s]*", self._held):
+                    out.append(self._emit(self._held[0]))  # not a citation: let the bracket through
+                    self._held = self._held[1:]
+                    continue
+                break  # maybe a citation still arriving
+            match = _CITATION.fullmatch(self._held[: end + 1])
+            if match:
+                kept = self._rewrite(match)
+                if kept:
+                    out.append(self._emit(kept))
+                else:
+                    self._space = ""  # the citation goes, and the space before it
+                self._held = self._held[end + 1 :]
+            else:
+                out.append(self._emit(self._held[0]))
+                self._held = self._held[1:]
+        return "".join(out)
+
+    def flush(self) -> str:
+        rest, self._held = self._held, ""
+        return self._emit(rest)
+
+    def _emit(self, text: str) -> str:
+        if not text:
+            return ""
+        text = self._space + text
+        body = text.rstrip(" \t")
+        self._space = text[len(body) :]
+        return body
+
+    def _rewrite(self, match: re.Match) -> str:
+        numbers = [int(x) for x in match.group(1).split(",")]
+        good = [n for n in numbers if 1 <= n <= self.valid]
+        self.dropped += len(numbers) - len(good)
+        for n in good:
+            if n not in self.cited:
+                self.cited.append(n)
+        return "[" + ", ".join(str(n) for n in good) + "]" if good else ""
+
+
+def _tidy(text: str) -> str:
+    """Whitespace left where an invented citation was cut: ``x  .`` -> ``x.``."""
+    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
+    return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+
+def _stream(pieces: Iterable[str], filt: CitationFilter, on_token: TokenCallback | None, clock: dict) -> Iterator[str]:
+    for piece in pieces:
+        if "first_token" not in clock:
+            clock["first_token"] = time.perf_counter() - clock["start"]
+        text = filt.feed(piece)
+        if text:
+            if on_token:
+                on_token(text)
+            yield text
+    tail = filt.flush()
+    if tail:
+        if on_token:
+            on_token(tail)
+        yield tail
+
+
+def answer_question(
+    question: str,
+    result: SearchResult,
+    reader: ReaderFactory,
+    *,
+    date: str | dt.date | None = None,
+    on_token: TokenCallback | None = None,
+    on_evidence: EvidenceCallback | None = None,
+    answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+    prompt_style: str = "cited",
+) -> Answer:
+    """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
+
+    ``date`` is the day the question is asked (ISO string or date; default
+    today); ``on_token`` receives the answer's text as it streams;
+    ``on_evidence`` the packed evidence, before the reader starts;
+    ``prompt_style`` is ``reader.prompt`` (see retrieval/prompts.py).
+    """
+    timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
+    if not any(h.messages for h in result.hits):
+        if on_token:
+            on_token(NOTHING_FOUND)
+        return Answer(question, NOTHING_FOUND, timings=timings | {"pack": 0.0, "read": 0.0})
+
+    started = time.perf_counter()
+    model = reader()
+    timings["load"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style))
+    budget = model.context_tokens - frame_tokens - answer_tokens
+    packed: PackedEvidence = pack_evidence(result.hits, max(budget, 0), model.count_tokens)
+    prompt = build_prompt(question, packed.text, date, prompt_style)
+    timings["pack"] = time.perf_counter() - started
+    if on_evidence:
+        on_evidence(packed)
+
+    filt = CitationFilter(len(packed.messages))
+    clock = {"start": time.perf_counter()}
+    text = "".join(_stream(model.answer(prompt, max_tokens=answer_tokens), filt, on_token, clock))
+    timings["read"] = time.perf_counter() - clock["start"]
+    timings["first_token"] = clock.get("first_token", timings["read"])
+
+    return Answer(
+        question=question,
+        answer=_tidy(text),
+        citations=[Citation.of(n, packed.messages[n - 1]) for n in filt.cited],
+        dropped_citations=filt.dropped,
+        evidence_tokens=packed.tokens,
+        dropped_windows=packed.dropped_windows,
+        timings=timings,
+        evidence=packed.messages,
+        evidence_text=packed.text,
+    )

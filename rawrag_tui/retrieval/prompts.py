@@ -1,0 +1,82 @@
+"""The one place for the reader's prompt: every word the local reader is told.
+
+The reader is small (0.5B parameters by default), so the prompt is short,
+literal and repeats the two rules that matter: answer from the numbered
+messages only, and cite them as ``[n]``. When the messages do not hold the
+answer it must say :data:`NOT_IN_HISTORY` rather than guess; the faces and the
+evaluation recognise that sentence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+#: Bump when the wording changes, so measured answer figures name their prompt.
+PROMPT_VERSION = 3
+
+#: What the reader says when the evidence does not hold the answer.
+NOT_IN_HISTORY = "Not in your history."
+
+#: Said without loading any model when the search found nothing at all.
+NOTHING_FOUND = "Nothing in your history matches this question, so there is nothing to answer from."
+
+# Evidence first, then the date, the rules and the question last: with the
+# question at the end the small readers answer it instead of echoing the
+# messages. Wording chosen by hand on the packaged readers (Qwen2.5-Coder-0.5B,
+# SmolLM2-135M) among a dozen orders and phrasings.
+_CITED = """\
+Messages from the user's chat history:
+{evidence}
+
+Today is {date}. Using these messages, answer in a short phrase and cite the message number like [3]. If they do not say, answer: {abstain}
+Question: {question}"""
+
+# Measured on LoCoMo evidence (bench/reader_locomo.py): Qwen2.5-Coder-0.5B
+# answers with a bare "[n]" or abstains on nearly every question as soon as
+# the prompt mentions citations or abstaining, and answers in words without
+# them. "plain" is for such small readers: no [n] to map, no abstention.
+_PLAIN = """\
+Messages from the user's chat history:
+{evidence}
+
+Today is {date}. Using these messages, answer the question in a short phrase.
+Question: {question}"""
+
+STYLES = {"cited": _CITED, "plain": _PLAIN}
+
+
+def format_date(day: dt.date) -> str:
+    """``Monday, 8 May 2023``: the weekday helps with "last Friday" questions,
+    and the day-month-year form is the one the evidence lines use."""
+    return f"{day.strftime('%A')}, {day.day} {day.strftime('%B %Y')}"
+
+
+def parse_question_date(value: str | dt.date | None) -> dt.date:
+    """The date the question is asked: the caller's, or today (local time)."""
+    if value is None:
+        return dt.date.today()
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(value)
+
+
+def build_prompt(question: str, evidence: str, date: str | dt.date | None = None, style: str = "cited") -> str:
+    """The full user message: numbered evidence, date, rules, question."""
+    try:
+        template = STYLES[style]
+    except KeyError:
+        raise ValueError(f"unknown prompt style {style!r}; known: {', '.join(STYLES)}") from None
+    return template.format(
+        date=format_date(parse_question_date(date)),
+        evidence=evidence.strip() or "(none)",
+        question=question.strip(),
+        abstain=NOT_IN_HISTORY,
+    )
+
+
+def is_abstention(answer: str) -> bool:
+    """Whether an answer is the reader saying the history does not hold it."""
+    text = answer.strip().lower()
+    return NOT_IN_HISTORY.lower().rstrip(".") in text or text.startswith(NOTHING_FOUND.lower()[:30])

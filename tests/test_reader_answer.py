@@ -1,0 +1,138 @@
+"""answer_question with a scripted reader double: citation mapping, invented
+citations, the empty-evidence path, the prompt. The same paths run on the
+real GGUF in tests/test_reader_llama.py."""
+
+import pytest
+
+from rawrag_tui.retrieval.answer import CitationFilter, answer_question
+from rawrag_tui.retrieval.prompts import NOT_IN_HISTORY, NOTHING_FOUND, build_prompt
+from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+
+
+class ScriptedReader:
+    name = "scripted"
+
+    def __init__(self, pieces, context_tokens=2048):
+        self.pieces = pieces
+        self.context_tokens = context_tokens
+        self.prompts = []
+
+    def count_tokens(self, text):
+        return len(text.split())
+
+    def answer(self, prompt, max_tokens=256):
+        self.prompts.append((prompt, max_tokens))
+        yield from self.pieces
+
+
+def msg(mid, seq, text, speaker="Caroline"):
+    return EvidenceMessage(mid, f"D1:{seq}", 1, "LoCoMo 26", seq, f"2023-05-0{seq}T10:00:00", speaker, "user", text)
+
+
+def result(*hits, timings=None):
+    return SearchResult("q", "hybrid", list(hits), timings or {"total": 0.25})
+
+
+def hit(rank, *messages):
+    return Hit(rank, 1, "LoCoMo 26", rank, "", messages=list(messages))
+
+
+RESULT = result(hit(1, msg(1, 1, "I adopted a dog named Max."), msg(2, 2, "Cute!", "Mel")),
+                hit(2, msg(3, 3, "Max loves the beach.")))
+
+
+def test_citations_map_to_evidence_and_stream_matches_answer():
+    reader = ScriptedReader(["Caroline", " adopted", " Max [", "1", "] and", " he loves", " the beach [3]."])
+    seen = []
+    ans = answer_question("Who is Max?", RESULT, lambda: reader, date="2023-06-01", on_token=seen.append)
+    assert ans.answer == "Caroline adopted Max [1] and he loves the beach [3]."
+    assert "".join(seen) == ans.answer
+    assert ans.plain_text() == "Caroline adopted Max and he loves the beach."
+    assert [(c.n, c.external_id, c.speaker) for c in ans.citations] == [(1, "D1:1", "Caroline"), (3, "D1:3", "Caroline")]
+    assert ans.citations[0].text == "I adopted a dog named Max."
+    assert ans.dropped_citations == 0 and ans.dropped_windows == 0
+    assert set(ans.timings) >= {"search", "pack", "read", "first_token", "load"}
+    assert ans.timings["search"] == 0.25
+    prompt, max_tokens = reader.prompts[0]
+    assert "Today is Thursday, 1 June 2023." in prompt
+    assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
+    assert "Question: Who is Max?" in prompt
+    assert NOT_IN_HISTORY in prompt
+    assert ans.evidence_tokens == len(ans.evidence_text.split()) > 0
+    js = ans.to_json()
+    assert js["citations"][1]["external_id"] == "D1:3" and js["answer"] == ans.answer
+
+
+def test_invented_citations_are_cut_from_stream_and_counted():
+    reader = ScriptedReader(["Max is a dog [", "1, 7", "] [", "42]", ", see [2][9]."])
+    seen = []
+    ans = answer_question("Who is Max?", RESULT, lambda: reader, on_token=seen.append)
+    assert ans.answer == "Max is a dog [1], see [2]."
+    assert "42" not in "".join(seen) and "7" not in "".join(seen)
+    assert ans.dropped_citations == 3
+    assert [c.n for c in ans.citations] == [1, 2]
+
+
+def test_brackets_that_are_not_citations_pass_through():
+    f = CitationFilter(valid=2)
+    out = f.feed("a [photo] of [") + f.feed("x] and [2") + f.feed("] end [") + f.flush()
+    assert out == "a [photo] of [x] and [2] end ["
+    assert f.cited == [2] and f.dropped == 0
+
+
+def test_empty_evidence_answers_without_loading_the_reader():
+    def must_not_load():
+        raise AssertionError("the reader was loaded for an empty result")
+
+    seen = []
+    ans = answer_question("Who is Max?", result(), must_not_load, on_token=seen.append)
+    assert ans.answer == NOTHING_FOUND and seen == [NOTHING_FOUND]
+    assert ans.citations == [] and ans.evidence_tokens == 0
+    # hits whose windows expanded to no message are no evidence either
+    assert answer_question("q", result(hit(1)), must_not_load).answer == NOTHING_FOUND
+
+
+def test_abstention_passes_through_with_no_citations():
+    reader = ScriptedReader([NOT_IN_HISTORY])
+    ans = answer_question("What is Mel's job?", RESULT, lambda: reader)
+    assert ans.answer == NOT_IN_HISTORY and ans.citations == []
+
+
+def test_small_context_drops_windows_and_keeps_prompt_within_budget():
+    reader = ScriptedReader(["ok"], context_tokens=0)
+    frame = reader.count_tokens(build_prompt("Who is Max?", "", "2023-06-01"))
+    reader.context_tokens = frame + 64 + 25  # answer budget 64, room for ~1 window
+    ans = answer_question("Who is Max?", RESULT, lambda: reader, date="2023-06-01", answer_tokens=64)
+    assert ans.dropped_windows == 1
+    prompt, max_tokens = reader.prompts[0]
+    assert max_tokens == 64
+    assert reader.count_tokens(prompt) + max_tokens <= reader.context_tokens + 1  # "(none)" slack
+
+
+@pytest.mark.parametrize("bad", ["2023-13-01", "yesterday"])
+def test_bad_question_date_is_a_value_error(bad):
+    with pytest.raises(ValueError):
+        build_prompt("q", "", bad)
+
+
+def test_empty_real_store_answers_without_any_model(open_memory):
+    mem = open_memory()
+
+    def must_not_load():
+        raise AssertionError("the reader was loaded for an empty store")
+
+    result = mem.search("Who is Max?")
+    assert result.hits == []
+    assert answer_question("Who is Max?", result, must_not_load).answer == NOTHING_FOUND
+
+
+def test_plain_style_asks_for_the_answer_only():
+    reader = ScriptedReader(["Max is a golden retriever."])
+    ans = answer_question("What breed is Max?", RESULT, lambda: reader, date="2023-06-01", prompt_style="plain")
+    prompt = reader.prompts[0][0]
+    assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
+    assert NOT_IN_HISTORY not in prompt and "cite" not in prompt
+    assert prompt.rstrip().endswith("Question: What breed is Max?")
+    assert ans.answer == "Max is a golden retriever." and ans.citations == []
+    with pytest.raises(ValueError, match="unknown prompt style"):
+        build_prompt("q", "", None, style="fancy")

