@@ -12,7 +12,7 @@ import hashlib
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import importers
 from .errors import UserError
@@ -23,6 +23,9 @@ from .retrieval import indexing, pipeline
 from .retrieval.types import SearchResult
 from .settings import Settings, load_settings
 from .storage.store import MessageRow, Store
+
+if TYPE_CHECKING:
+    from .retrieval.answer import Answer
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -83,6 +86,8 @@ class Memory:
         self._embedder = embedder
         self._reranker = reranker
         self._reranker_loaded = reranker is not None
+        self._reader = None
+        self._reader_gpu_layers: str | int | None = None
 
     @classmethod
     def open(cls, home: str | Path | None = None, settings: Settings | None = None, *,
@@ -91,6 +96,9 @@ class Memory:
         return cls(settings, Store.open(settings.db_path), embedder, reranker)
 
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
         self.store.close()
 
     def __enter__(self) -> "Memory":
@@ -214,6 +222,36 @@ class Memory:
             if pending:
                 result.notes.append(f"{pending} windows are not embedded yet: run `rawrag index`")
         return result
+
+    # -- ask -------------------------------------------------------------------
+
+    def reader(self, gpu_layers: str | int | None = None):
+        """The profile's reader, loaded on first use and kept; other --gpu-layers reload it."""
+        if self._reader is None or gpu_layers != self._reader_gpu_layers:
+            from .models import load_reader
+
+            if self._reader is not None:
+                self._reader.close()
+            self._reader = load_reader(self.settings, gpu_layers)
+            self._reader_gpu_layers = gpu_layers
+        return self._reader
+
+    def ask(self, question: str, *, date=None, on_token=None, on_evidence=None,
+            gpu_layers: str | int | None = None, mode: str | None = None, limit: int | None = None,
+            result: SearchResult | None = None) -> "Answer":
+        """Search, pack the evidence, and let the local reader answer with citations.
+
+        With no evidence at all the reader is never loaded. ``result`` reuses
+        a search already made (evaluation).
+        """
+        from .retrieval.answer import answer_question
+
+        if result is None:
+            result = self.search(question, mode=mode, limit=limit)
+        return answer_question(question, result, lambda: self.reader(gpu_layers), date=date,
+                               on_token=on_token, on_evidence=on_evidence,
+                               answer_tokens=self.settings.reader.answer_tokens,
+                               prompt_style=self.settings.reader.prompt)
 
     # -- delete ----------------------------------------------------------------
 

@@ -65,13 +65,15 @@ def _answer(ask, question: str, quiet: bool) -> dict | None:
     """The reader's answer, or None (with a note) when no reader is installed."""
     from ..errors import UserError
 
+    if not quiet:
+        print("A: ", end="", flush=True)
     try:
-        answer = ask(question, stream=None if quiet else lambda piece: print(piece, end="", flush=True),
-                     prefix=None if quiet else "A: ")
+        answer = ask(question, on_token=None if quiet else lambda piece: print(piece, end="", flush=True))
     except UserError as exc:
         if not quiet:
-            print(f"   (no answer: {exc})")
+            print(f"(no answer: {exc})")
         return None
     if not quiet:
-        print()
-    return answer.to_json() if hasattr(answer, "to_json") else answer
+        cited = ", ".join(f"[{c.n}] {c.speaker} {c.timestamp or ''}".strip() for c in answer.citations)
+        print(f"\n   sources: {cited or 'none cited'}   ({answer.timings.get('read', 0):.1f} s)")
+    return answer.to_json()

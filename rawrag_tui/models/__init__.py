@@ -37,4 +37,16 @@ def load_reranker(settings: Settings) -> Reranker | None:
     return None
 
 
-__all__ = ["Embedder", "Reader", "Reranker", "load_embedder", "load_reranker"]
+def load_reader(settings: Settings, gpu_layers: str | int | None = None) -> Reader:
+    """The profile's local reader (a GGUF on llama.cpp): packaged for ``bundled``, pulled otherwise."""
+    from .llama_reader import bundled_reader, load_reader as load_gguf
+    from .registry import get_profile
+
+    if get_profile(settings.models.profile).role("reader").source == "hub":
+        from .manager import role_file
+
+        return load_gguf(role_file(settings, "reader"), settings, gpu_layers=gpu_layers)
+    return bundled_reader(settings, gpu_layers=gpu_layers)
+
+
+__all__ = ["Embedder", "Reader", "Reranker", "load_embedder", "load_reader", "load_reranker"]
