@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             result.timings.setdefault("total", t_search)
             ans = answer_question(qa["question"], result, factory, date=asked,
                                   answer_tokens=mem.settings.reader.answer_tokens,
-                                  prompt_style=mem.settings.reader.prompt)
+                                  prompt_style=mem.prompt_style())
             seconds = time.perf_counter() - t0
             # Citation markers are metadata, not answer words: "[3]" would
             # count as a token "3" in LoCoMo's F1.

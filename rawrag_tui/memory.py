@@ -236,6 +236,12 @@ class Memory:
             self._reader_gpu_layers = gpu_layers
         return self._reader
 
+    def prompt_style(self) -> str:
+        style = self.settings.reader.prompt
+        if style != "auto":
+            return style
+        return "plain" if self.settings.models.profile == "bundled" else "cited"
+
     def ask(self, question: str, *, date=None, on_token=None, on_evidence=None,
             gpu_layers: str | int | None = None, mode: str | None = None, limit: int | None = None,
             result: SearchResult | None = None) -> "Answer":
@@ -251,7 +257,7 @@ class Memory:
         return answer_question(question, result, lambda: self.reader(gpu_layers), date=date,
                                on_token=on_token, on_evidence=on_evidence,
                                answer_tokens=self.settings.reader.answer_tokens,
-                               prompt_style=self.settings.reader.prompt)
+                               prompt_style=self.prompt_style())
 
     # -- delete ----------------------------------------------------------------
 

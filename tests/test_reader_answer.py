@@ -133,6 +133,13 @@ def test_plain_style_asks_for_the_answer_only():
     assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
     assert NOT_IN_HISTORY not in prompt and "cite" not in prompt
     assert prompt.rstrip().endswith("Question: What breed is Max?")
-    assert ans.answer == "Max is a golden retriever." and ans.citations == []
+    assert ans.answer == "Max is a golden retriever."
+    # a reader that cannot cite gets the messages sharing its answer's words, marked as matched
+    assert ans.citations == []  # no message says "golden retriever": nothing is claimed as a source
+    beach = answer_question("Where does Max play?", RESULT, lambda: ScriptedReader(["On the beach."]),
+                            prompt_style="plain")
+    assert [(c.n, c.external_id, c.how) for c in beach.citations] == [(3, "D1:3", "matched")]
+    nothing = answer_question("Where?", RESULT, lambda: ScriptedReader(["Not in your history."]), prompt_style="plain")
+    assert nothing.citations == []
     with pytest.raises(ValueError, match="unknown prompt style"):
         build_prompt("q", "", None, style="fancy")

@@ -62,7 +62,7 @@ class StandInMemory:
         result = self.search(question)
         return answer_question(question, result, self._reader, date=date, on_token=on_token,
                                on_evidence=on_evidence, answer_tokens=self.settings.reader.answer_tokens,
-                               prompt_style=self.settings.reader.prompt)
+                               prompt_style="cited")
 
 
 HITS = [Hit(1, 1, "chat", 1, "", messages=[
@@ -100,7 +100,7 @@ def test_json_output(memory, capsys):
     assert data["answer"] == "Max is a golden retriever [2]."
     assert data["citations"] == [{"n": 2, "external_id": "D1:2", "conversation": "chat",
                                   "timestamp": "2023-05-08T10:01:00", "speaker": "Caroline",
-                                  "text": "Max is a golden retriever."}]
+                                  "text": "Max is a golden retriever.", "how": "cited"}]
     assert data["dropped_citations"] == 1 and data["evidence_tokens"] > 0
     assert set(data["timings"]) >= {"search", "pack", "read", "first_token"}
 

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..models.protocols import Reader
 from .packing import PackedEvidence, pack_evidence
-from .prompts import NOTHING_FOUND, build_prompt
+from .prompts import NOTHING_FOUND, build_prompt, is_abstention
 from .types import EvidenceMessage, SearchResult
 
 ReaderFactory = Callable[[], Reader]
@@ -41,10 +41,39 @@ class Citation:
     timestamp: str | None
     speaker: str
     text: str
+    #: "cited": the reader wrote [n]; "matched": a reader too small to cite
+    #: (prompt "plain") answered, and this message shares the answer's words.
+    how: str = "cited"
 
     @classmethod
-    def of(cls, n: int, m: EvidenceMessage) -> "Citation":
-        return cls(n, m.external_id, m.conversation, m.timestamp, m.speaker, m.text)
+    def of(cls, n: int, m: EvidenceMessage, how: str = "cited") -> "Citation":
+        return cls(n, m.external_id, m.conversation, m.timestamp, m.speaker, m.text, how)
+
+
+#: At most this many messages are matched to an uncited answer.
+MATCHED_SOURCES = 2
+
+
+def match_sources(answer: str, question: str, messages: list[EvidenceMessage]) -> list[int]:
+    """1-based numbers of the evidence messages that best support ``answer``.
+
+    Ranked by the answer's own words (those not already in the question),
+    then by the question's words (speaker included), then recency: the newer
+    message wins a tie, as the newer state of a changing fact should.
+    """
+    from .highlight import query_terms, word_stems
+
+    asked = query_terms(question)
+    said = query_terms(answer) - asked
+    if not said:
+        return []
+    scored = []
+    for i, m in enumerate(messages):
+        words = word_stems(f"{m.speaker} {m.text} {' '.join(m.captions)}")
+        if words & said:
+            scored.append((len(words & said), len(words & asked), i))
+    best = sorted(scored, key=lambda s: (-s[0], -s[1], -s[2]))[:MATCHED_SOURCES]
+    return sorted(i + 1 for *_, i in best)
 
 
 @dataclass
@@ -212,10 +241,14 @@ def answer_question(
     timings["read"] = time.perf_counter() - clock["start"]
     timings["first_token"] = clock.get("first_token", timings["read"])
 
+    answer = _tidy(text)
+    citations = [Citation.of(n, packed.messages[n - 1]) for n in filt.cited]
+    if not citations and prompt_style == "plain" and not is_abstention(answer):
+        citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in match_sources(answer, question, packed.messages)]
     return Answer(
         question=question,
-        answer=_tidy(text),
-        citations=[Citation.of(n, packed.messages[n - 1]) for n in filt.cited],
+        answer=answer,
+        citations=citations,
         dropped_citations=filt.dropped,
         evidence_tokens=packed.tokens,
         dropped_windows=packed.dropped_windows,

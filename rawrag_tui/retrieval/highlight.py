@@ -26,6 +26,10 @@ def query_terms(query: str) -> set[str]:
     return {_stem(w) for w in (t.lower() for t in _WORD.findall(query)) if w not in STOPWORDS}
 
 
+def word_stems(text: str) -> set[str]:
+    return {_stem(w.lower()) for w in _WORD.findall(text)}
+
+
 def match_spans(query: str, text: str) -> list[tuple[int, int]]:
     """Character spans of ``text`` whose word shares a stem with a query term."""
     terms = query_terms(query)
@@ -38,7 +42,7 @@ def best_messages(result: SearchResult, n: int) -> list[EvidenceMessage]:
     scored: dict[int, tuple[int, int, EvidenceMessage]] = {}
     for hit in result.hits:
         for m in hit.messages:
-            words = {_stem(w.lower()) for w in _WORD.findall(m.text + " " + " ".join(m.captions))}
+            words = word_stems(m.text + " " + " ".join(m.captions))
             score = len(words & terms)
             if m.message_id not in scored:
                 scored[m.message_id] = (score, hit.rank, m)
