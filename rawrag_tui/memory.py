@@ -196,7 +196,7 @@ class Memory:
         with self.store.transaction():
             rewindowed = indexing.window_pending(self.store, self.settings.window)
             self.store.collect_garbage()
-        if self.store.counts()["windows"] == 0:
+        if not self.store.has_windows():
             return {"windows_written": rewindowed, "embedded": 0}
         self._remember_fingerprint()
         embedded = indexing.embed_pending(self.store, self.embedder, batch=self.settings.models.commit_batch,
@@ -210,15 +210,16 @@ class Memory:
         if not query.strip():
             raise UserError("empty query")
         mode = mode or self.settings.retrieval.mode
-        embedder = self.embedder if mode in ("dense", "hybrid") and self.store.counts()["windows"] else None
+        embedder = self.embedder if mode in ("dense", "hybrid") and self.store.has_windows() else None
         reranker = self.reranker
         retrieval = self.settings.retrieval
         if reranker is not None and retrieval.rerank_depth == 0:
             retrieval = replace(retrieval, rerank_depth=self.auto_rerank_depth())
         result = pipeline.search(self.store, query, retrieval, embedder, reranker,
                                  mode=mode, limit=limit, candidates=candidates)
-        if embedder is not None:
-            pending = self.store.pending_count(self.store.space_id(embedder.fingerprint))
+        space = self.store.space_id(embedder.fingerprint) if embedder is not None else None
+        if embedder is not None and self.store.any_pending(space):
+            pending = self.store.pending_count(space)
             if pending:
                 result.notes.append(f"{pending} windows are not embedded yet: run `rawrag index`")
         return result

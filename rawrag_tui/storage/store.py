@@ -300,6 +300,19 @@ class Store:
             (space_id,),
         )[0]
 
+    def has_windows(self) -> bool:
+        return self._one("SELECT 1 FROM windows LIMIT 1") is not None
+
+    def any_pending(self, space_id: int | None) -> bool:
+        """Whether some window text lacks a vector: stops at the first one found."""
+        if space_id is None:
+            return self.has_windows()
+        return self._one(
+            "SELECT 1 FROM windows w WHERE NOT EXISTS"
+            " (SELECT 1 FROM vectors v WHERE v.space_id = ? AND v.content_hash = w.content_hash) LIMIT 1",
+            (space_id,),
+        ) is not None
+
     def pending_windows(self, space_id: int, limit: int) -> list[tuple[str, str]]:
         """Up to ``limit`` (content_hash, text) pairs that have no vector in the space."""
         return self._rows(
