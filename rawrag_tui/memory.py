@@ -88,6 +88,7 @@ class Memory:
         self._reranker_loaded = reranker is not None
         self._reader = None
         self._reader_gpu_layers: str | int | None = None
+        self._auto_depth: int | None = None
 
     @classmethod
     def open(cls, home: str | Path | None = None, settings: Settings | None = None, *,
@@ -263,10 +264,11 @@ class Memory:
     # -- delete ----------------------------------------------------------------
 
     def delete_conversation(self, conversation_id: int) -> dict[str, int]:
-        if self.store.conversation(conversation_id) is None:
+        conversation = self.store.conversation(conversation_id)
+        if conversation is None:
             raise UserError(f"no conversation with id {conversation_id}")
+        messages = conversation["messages"]
         with self.store.transaction():
-            messages = len(self.store.messages(conversation_id))
             self.store.delete_conversations([conversation_id])
             vectors = self.store.collect_garbage()
         self.store.scrub()
@@ -304,7 +306,7 @@ class Memory:
 
     def auto_rerank_depth(self) -> int:
         """The paper's 128 candidates where a GPU runs the reranker, 32 on a CPU."""
-        if not hasattr(self, "_auto_depth"):
+        if self._auto_depth is None:
             self._auto_depth = 128 if self.device().get("device") == "cuda" else 32
         return self._auto_depth
 

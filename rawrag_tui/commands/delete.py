@@ -29,12 +29,12 @@ def _confirm(question: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         if args.conversation is not None:
-            conv = mem.store.conversation(args.conversation)
+            conv = mem.conversation(args.conversation)
             if conv is None:
                 raise UserError(f"no conversation with id {args.conversation}")
-            what = f"conversation {conv['id']} {conv['title']!r} ({len(mem.store.messages(conv['id']))} messages)"
+            what = f"conversation {conv['id']} {conv['title']!r} ({conv['messages']} messages)"
         else:
-            src = next((s for s in mem.store.sources() if s["id"] == args.source), None)
+            src = next((s for s in mem.sources() if s["id"] == args.source), None)
             if src is None:
                 raise UserError(f"no source with id {args.source}")
             what = f"source {src['id']} ({src['format']} {src['path']}, {src['messages']} messages)"

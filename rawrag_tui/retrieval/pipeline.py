@@ -74,11 +74,12 @@ def search(
         timings["lexical"] = time.perf_counter() - t
 
     fused = rrf(channels, settings.rrf_k)
+    rows: dict[int, dict] = {}
     if reranker is not None and fused:
         t = time.perf_counter()
         pool = fused[: settings.rerank_depth or len(fused)]
-        texts = store.windows_by_id([c.window_id for c in pool])
-        scores = reranker.score(query, [texts[c.window_id]["text"] for c in pool])
+        rows = store.windows_by_id([c.window_id for c in pool])
+        scores = reranker.score(query, [rows[c.window_id]["text"] for c in pool])
         for c, s in zip(pool, scores):
             c.scores["rerank"] = float(s)
         fused = sorted(pool, key=lambda c: (-c.scores["rerank"], c.window_id))
@@ -86,7 +87,8 @@ def search(
 
     t = time.perf_counter()
     kept = fused[:k]
-    rows = store.windows_by_id([c.window_id for c in kept])
+    if not rows:  # with a reranker, the pool's rows already hold every kept window
+        rows = store.windows_by_id([c.window_id for c in kept])
     result_hits = []
     for rank, c in enumerate(kept, start=1):
         w = rows[c.window_id]

@@ -464,7 +464,12 @@ class Store:
         )
 
     def conversation(self, conversation_id: int) -> dict | None:
-        rows = self._dicts("SELECT id, source_id, format, external_id, title, kind FROM conversations WHERE id = ?", (conversation_id,))
+        rows = self._dicts(
+            "SELECT c.id, c.source_id, c.format, c.external_id, c.title, c.kind,"
+            " (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS messages"
+            " FROM conversations c WHERE c.id = ?",
+            (conversation_id,),
+        )
         return rows[0] if rows else None
 
     def messages(self, conversation_id: int, offset: int = 0, limit: int = -1) -> list[dict]:
