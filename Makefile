@@ -2,12 +2,16 @@
 #   make demo   - the bundled default, end to end, offline
 #   make test   - the whole suite
 # Each creates and fills .venv when it is missing or pyproject.toml changed.
-# pip's cache stays on: the llama-cpp-python wheel it builds once is reused.
+# The reader's llama-cpp-python is built once, portably (x86-64-v3, no AMX,
+# never -march=native), by rawrag_tui/models/reader_build.py into its own
+# folder (~/.cache/rawrag/wheels), and installed only from there: pip is told
+# never to compile its own (native) copy, whichever package asks for it.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
+comma := ,
 
 .PHONY: demo test bench app clean-venv
 
@@ -15,16 +19,25 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 
-$(VENV)/.installed-core: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[reader]'
+READER_BUILD := $(BIN)/python rawrag_tui/models/reader_build.py
+# Installs the portable wheel over any llama-cpp-python already there, then the extras.
+define install_with_reader
+	wheels="$$($(READER_BUILD) wheel)" && \
+	$(BIN)/python -m pip install --force-reinstall --no-deps --only-binary llama-cpp-python \
+	    --find-links "$$wheels" "$$($(READER_BUILD) requirement)" && \
+	$(BIN)/python -m pip install --only-binary llama-cpp-python --find-links "$$wheels" -e '.[$(1)]'
+endef
+
+$(VENV)/.installed-core: pyproject.toml rawrag_tui/models/reader_build.py | $(BIN)/python
+	$(call install_with_reader,reader)
 	touch $@
 
-$(VENV)/.installed-all: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[reader,export,test]'
+$(VENV)/.installed-all: pyproject.toml rawrag_tui/models/reader_build.py | $(BIN)/python
+	$(call install_with_reader,reader$(comma)export$(comma)test)
 	touch $@ $(VENV)/.installed-core
 
 $(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed-all
-	$(BIN)/python -m pip install -e '.[reader,export,test,bench]'
+	$(call install_with_reader,reader$(comma)export$(comma)test$(comma)bench)
 	touch $@
 
 demo: $(VENV)/.installed-core

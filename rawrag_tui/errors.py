@@ -29,3 +29,11 @@ class ImportFormatError(UserError):
 
 class ModelError(UserError):
     """A model that is missing, corrupted or unusable: says which and what to do."""
+
+
+class ReaderCrashed(ModelError):
+    """The reader's process died (a signal, an abort, the out-of-memory killer).
+
+    The message is one line: what happened, the model, the build, the fix.
+    The face stays up; the next question starts a fresh reader process.
+    """

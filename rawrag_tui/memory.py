@@ -25,6 +25,7 @@ from .settings import Settings, load_settings
 from .storage.store import MessageRow, Store
 
 if TYPE_CHECKING:
+    from .doctor import DoctorReport
     from .retrieval.answer import Answer
 
 Progress = Callable[[str, int, "int | None"], None]
@@ -228,7 +229,9 @@ class Memory:
     # -- ask -------------------------------------------------------------------
 
     def reader(self, gpu_layers: str | int | None = None):
-        """The profile's reader, loaded on first use and kept; other --gpu-layers reload it."""
+        """The profile's reader, loaded on first use and kept warm in its own
+        process (a crashed one is restarted on the next question); another
+        --gpu-layers reloads it."""
         if self._reader is None or gpu_layers != self._reader_gpu_layers:
             from .models import load_reader
 
@@ -245,19 +248,23 @@ class Memory:
         return "plain" if self.settings.models.profile == "bundled" else "cited"
 
     def ask(self, question: str, *, date=None, on_token=None, on_evidence=None,
+            on_progress: Progress | None = None,
             gpu_layers: str | int | None = None, mode: str | None = None, limit: int | None = None,
             result: SearchResult | None = None) -> "Answer":
         """Search, pack the evidence, and let the local reader answer with citations.
 
         With no evidence at all the reader is never loaded. ``result`` reuses
-        a search already made (evaluation).
+        a search already made (evaluation). ``on_progress("read", done,
+        total)`` reports the prompt being read, before the first token. A
+        reader that crashes raises :class:`~rawrag_tui.errors.ReaderCrashed`
+        (one line) and is started afresh by the next question.
         """
         from .retrieval.answer import answer_question
 
         if result is None:
             result = self.search(question, mode=mode, limit=limit)
         return answer_question(question, result, lambda: self.reader(gpu_layers), date=date,
-                               on_token=on_token, on_evidence=on_evidence,
+                               on_token=on_token, on_evidence=on_evidence, on_progress=on_progress,
                                answer_tokens=self.settings.reader.answer_tokens,
                                prompt_style=self.prompt_style())
 
@@ -303,6 +310,13 @@ class Memory:
         return self.store.messages(conversation_id, offset, limit)
 
     # -- status ----------------------------------------------------------------
+
+    @staticmethod
+    def doctor(home: str | Path | None = None) -> "DoctorReport":
+        """Check every part by running it once (``rawrag doctor``); needs no open store."""
+        from .doctor import diagnose
+
+        return diagnose(load_settings(home))
 
     def auto_rerank_depth(self) -> int:
         """The paper's 128 candidates where a GPU runs the reranker, 32 on a CPU."""

@@ -73,6 +73,8 @@ class ModelSettings:
     #: profile's model for that role; "" = the profile's.
     embed_model: str = ""
     rerank_model: str = ""
+    #: A GGUF file replacing the profile's reader; "" = the profile's.
+    reader_model: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,11 @@ class ReaderSettings:
     #: evidence messages sharing the answer's words. "auto": plain for the
     #: bundled 0.5B reader (cited: LoCoMo F1 0.7, plain: 13.7), cited otherwise.
     prompt: str = "auto"
+    #: Prompt tokens llama.cpp reads per step; progress is reported per step.
+    batch: int = 512
+    #: Seconds the reader's process may go without a sign of life (a progress
+    #: report or a token) before it is taken for hung and stopped.
+    timeout: float = 120.0
 
 
 @dataclass(frozen=True)

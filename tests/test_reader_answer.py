@@ -20,7 +20,7 @@ class ScriptedReader:
     def count_tokens(self, text):
         return len(text.split())
 
-    def answer(self, prompt, max_tokens=256):
+    def answer(self, prompt, max_tokens=256, on_progress=None):
         self.prompts.append((prompt, max_tokens))
         yield from self.pieces
 

@@ -41,7 +41,7 @@ class Reader:
     def count_tokens(self, text):
         return len(text.split())
 
-    def answer(self, prompt, max_tokens=256):
+    def answer(self, prompt, max_tokens=256, on_progress=None):
         yield from ["Max is a golden", " retriever [2]", " [9]."]
 
 

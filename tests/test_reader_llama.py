@@ -172,7 +172,7 @@ def test_abstention_instruction_reaches_the_model(reader):
         name, context_tokens = reader.name, reader.context_tokens
         count_tokens = staticmethod(reader.count_tokens)
 
-        def answer(self, prompt, max_tokens=256):
+        def answer(self, prompt, max_tokens=256, on_progress=None):
             prompts.append(prompt)
             return reader.answer(prompt, max_tokens)
 

@@ -38,15 +38,25 @@ def load_reranker(settings: Settings) -> Reranker | None:
 
 
 def load_reader(settings: Settings, gpu_layers: str | int | None = None) -> Reader:
-    """The profile's local reader (a GGUF on llama.cpp): packaged for ``bundled``, pulled otherwise."""
-    from .llama_reader import bundled_reader, load_reader as load_gguf
+    """The local reader (a GGUF on llama.cpp, in its own process): ``models.reader_model``
+    when set, else the profile's: packaged for ``bundled``, pulled otherwise."""
+    from pathlib import Path
+
+    from .gguf import BUNDLED_READER
+    from .reader_process import ReaderProcess, gguf_launch, packaged_launch, require_llama_cpp
     from .registry import get_profile
 
-    if get_profile(settings.models.profile).role("reader").source == "hub":
+    if settings.models.reader_model:
+        require_llama_cpp()
+        launch = gguf_launch(Path(settings.models.reader_model).expanduser(), settings, gpu_layers=gpu_layers)
+    elif get_profile(settings.models.profile).role("reader").source == "hub":
         from .manager import role_file
 
-        return load_gguf(role_file(settings, "reader"), settings, gpu_layers=gpu_layers)
-    return bundled_reader(settings, gpu_layers=gpu_layers)
+        require_llama_cpp()
+        launch = gguf_launch(role_file(settings, "reader"), settings, gpu_layers=gpu_layers)
+    else:
+        launch = packaged_launch(BUNDLED_READER, settings, gpu_layers=gpu_layers)
+    return ReaderProcess(launch)
 
 
 __all__ = ["Embedder", "Reader", "Reranker", "load_embedder", "load_reader", "load_reranker"]

@@ -20,19 +20,26 @@ Why it is built this way:
   same answer, which is what citations and evaluation need.
 - Threads are set on purpose: llama-cpp-python defaults to half the CPUs,
   which on a 2-core laptop is one thread.
+- The prompt is read here in batches before generation starts, for two
+  reasons: progress ("read 1,024 of 1,412 tokens") can be reported while a
+  CPU works through the evidence, and the longest prefix shared with the
+  previous prompt (the fixed instructions) is kept in the KV cache instead of
+  being read again (llama.cpp's prompt cache).
 
-llama_cpp is imported lazily, here only, so nothing else pays its start-up.
+This class runs inside the reader's own process (``reader_worker``); the
+rest of rawrag talks to it through ``reader_process.ReaderProcess``, so a
+native crash here never takes a face down. llama_cpp is imported lazily,
+here only, so nothing else pays its start-up.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import ModelError, UserError
-from ..settings import Settings
-from .gguf import PackagedGguf, VerifiedCache, check_magic, verify
 
 #: Rendering an empty user turn and a real one can merge tokens differently at
 #: the seams; this many tokens are kept back for that.
@@ -125,6 +132,7 @@ class LlamaReader:
         context_cap: int = 8192,
         gpu_layers: str | int = "auto",
         threads: int = 0,
+        batch: int = 512,
     ):
         llama_cpp = _import_llama_cpp()
         from llama_cpp import _internals
@@ -139,6 +147,7 @@ class LlamaReader:
         self.path = Path(path)
         self.name = self.path.stem
         self.threads = available_threads(threads)
+        self.batch = max(16, batch)
         self.gpu_layers = resolve_gpu_layers(gpu_layers, bool(llama_cpp.llama_supports_gpu_offload()))
         self._llama_cpp = llama_cpp
 
@@ -169,6 +178,29 @@ class LlamaReader:
         self._llama: Any = None
         self.loaded_context = 0
         self.loads = 0
+        #: What the last answer cost: prompt tokens, how many came from the cache, seconds.
+        self.last_prefill: dict[str, float] = {}
+
+    def system_info(self) -> str:
+        """llama.cpp's own account of the build: backends and CPU features compiled in."""
+        return self._llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
+
+    def describe(self) -> dict[str, Any]:
+        """What the faces show about this reader (``rawrag doctor``, crash lines)."""
+        import importlib.metadata as md
+
+        return {
+            "name": self.name,
+            "path": str(self.path),
+            "architecture": self.architecture,
+            "context_tokens": self.context_tokens,
+            "max_context": self.max_context,
+            "threads": self.threads,
+            "gpu_layers": self.gpu_layers,
+            "gpu_offload": bool(self._llama_cpp.llama_supports_gpu_offload()),
+            "llama_cpp_python": md.version("llama-cpp-python"),
+            "system_info": self.system_info(),
+        }
 
     # -- tokens ---------------------------------------------------------------
 
@@ -202,7 +234,7 @@ class LlamaReader:
             self._llama = self._llama_cpp.Llama(
                 model_path=str(self.path),
                 n_ctx=size,
-                n_batch=min(512, size),
+                n_batch=min(self.batch, size),
                 n_threads=self.threads,
                 n_threads_batch=self.threads,
                 n_gpu_layers=self.gpu_layers,
@@ -213,7 +245,38 @@ class LlamaReader:
         self.loaded_context = size
         self.loads += 1
 
-    def answer(self, prompt: str, max_tokens: int = 256) -> Iterator[str]:
+    def _prefill(self, tokens: list[int], on_progress: Callable[[int, int], None] | None) -> None:
+        """Read the prompt into the KV cache, reusing the prefix already there.
+
+        At least the last token is always read again, so the logits the first
+        answer token is sampled from belong to this prompt.
+        """
+        llama = self._llama
+        started = time.perf_counter()
+        cached = 0
+        for have, want in zip(llama.input_ids[: llama.n_tokens].tolist(), tokens[:-1]):
+            if have != want:
+                break
+            cached += 1
+        if cached and not llama._ctx.kv_cache_seq_rm(-1, cached, -1):
+            cached = 0  # this model's cache cannot be cut: read it all
+        if not cached:
+            llama.reset()
+        else:
+            llama.n_tokens = cached
+        total = len(tokens)
+        if on_progress:
+            on_progress(cached, total)
+        for start in range(cached, total, llama.n_batch):
+            llama.eval(tokens[start : start + llama.n_batch])
+            if on_progress:
+                on_progress(min(start + llama.n_batch, total), total)
+        self.last_prefill = {"prompt_tokens": total, "cached_tokens": cached,
+                             "seconds": time.perf_counter() - started}
+
+    def answer(self, prompt: str, max_tokens: int = 256,
+               on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
+        """Stream the answer; ``on_progress(done, total)`` while the prompt is read."""
         tokens = self._prompt_tokens(prompt)
         room = self.max_context - len(tokens)
         if room < 16:
@@ -223,6 +286,7 @@ class LlamaReader:
             )
         max_tokens = min(max_tokens, room)
         self._ensure_context(len(tokens) + max_tokens)
+        self._prefill(tokens, on_progress)
         stream = self._llama.create_completion(
             prompt=tokens,
             max_tokens=max_tokens,
@@ -248,46 +312,3 @@ class LlamaReader:
         if self._vocab is not None:
             self._vocab.close()
             self._vocab = None
-
-
-def load_reader(
-    path: str | Path,
-    settings: Settings,
-    *,
-    spec: PackagedGguf | None = None,
-    gpu_layers: str | int | None = None,
-) -> LlamaReader:
-    """A reader on the GGUF at ``path``, verified before llama.cpp parses it.
-
-    With ``spec`` the file must be that pinned file (size and SHA-256);
-    without, it must at least be a GGUF. ``gpu_layers`` overrides the setting.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise ModelError(f"{path}: model file not found")
-    if spec is not None:
-        verify(path, spec, VerifiedCache(settings.models_dir))
-    else:
-        check_magic(path)
-    return LlamaReader(
-        path,
-        context_cap=settings.reader.context_cap,
-        gpu_layers=settings.reader.gpu_layers if gpu_layers is None else gpu_layers,
-        threads=settings.models.threads,
-    )
-
-
-
-def packaged_reader(spec: PackagedGguf, settings: Settings, *, gpu_layers: str | int | None = None) -> LlamaReader:
-    """The reader whose GGUF ships in packages (assembled and verified once)."""
-    from .gguf import locate
-
-    _import_llama_cpp()  # say what is missing before assembling half a gigabyte
-    return load_reader(locate(spec, settings.models_dir), settings, gpu_layers=gpu_layers)
-
-
-def bundled_reader(settings: Settings, *, gpu_layers: str | int | None = None) -> LlamaReader:
-    """The ``bundled`` profile's reader: Qwen2.5-Coder-0.5B-Instruct Q4_K_M."""
-    from .gguf import BUNDLED_READER
-
-    return packaged_reader(BUNDLED_READER, settings, gpu_layers=gpu_layers)

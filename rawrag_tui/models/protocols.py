@@ -6,7 +6,7 @@ imported lazily, so nothing outside ``models/`` ever imports them.
 
 from __future__ import annotations
 
-from typing import Iterator, Literal, Protocol, Sequence, runtime_checkable
+from typing import Callable, Iterator, Literal, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -41,6 +41,8 @@ class Reader(Protocol):
 
     def count_tokens(self, text: str) -> int: ...
 
-    def answer(self, prompt: str, max_tokens: int = 256) -> Iterator[str]:
-        """Streams the answer's text pieces (temperature 0)."""
+    def answer(self, prompt: str, max_tokens: int = 256,
+               on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
+        """Streams the answer's text pieces (temperature 0); ``on_progress(done,
+        total)`` reports prompt tokens read before the first piece."""
         ...

@@ -26,6 +26,8 @@ from .types import EvidenceMessage, SearchResult
 ReaderFactory = Callable[[], Reader]
 TokenCallback = Callable[[str], None]
 EvidenceCallback = Callable[[PackedEvidence], None]
+#: ``("read", tokens_read, prompt_tokens)`` while the reader reads the prompt.
+ProgressCallback = Callable[[str, int, "int | None"], None]
 
 #: Tokens kept free for the answer when the caller does not say.
 DEFAULT_ANSWER_TOKENS = 256
@@ -206,6 +208,7 @@ def answer_question(
     date: str | dt.date | None = None,
     on_token: TokenCallback | None = None,
     on_evidence: EvidenceCallback | None = None,
+    on_progress: ProgressCallback | None = None,
     answer_tokens: int = DEFAULT_ANSWER_TOKENS,
     prompt_style: str = "cited",
 ) -> Answer:
@@ -214,6 +217,7 @@ def answer_question(
     ``date`` is the day the question is asked (ISO string or date; default
     today); ``on_token`` receives the answer's text as it streams;
     ``on_evidence`` the packed evidence, before the reader starts;
+    ``on_progress`` how much of the prompt the reader has read;
     ``prompt_style`` is ``reader.prompt`` (see retrieval/prompts.py).
     """
     timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
@@ -237,7 +241,12 @@ def answer_question(
 
     filt = CitationFilter(len(packed.messages))
     clock = {"start": time.perf_counter()}
-    text = "".join(_stream(model.answer(prompt, max_tokens=answer_tokens), filt, on_token, clock))
+    def reading(done: int, total: int) -> None:
+        if on_progress:
+            on_progress("read", done, total)
+
+    text = "".join(_stream(model.answer(prompt, max_tokens=answer_tokens, on_progress=reading),
+                           filt, on_token, clock))
     timings["read"] = time.perf_counter() - clock["start"]
     timings["first_token"] = clock.get("first_token", timings["read"])
 
