@@ -18,8 +18,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CANDIDATES = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json",
-              Path("/work/shared/data/locomo-conv-26.json")]
+CANDIDATES = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json"]
 QUICK_SESSIONS = 3  # about a fifth of the windows: embeds in seconds
 
 

@@ -31,8 +31,7 @@ sys.path.insert(0, str(ROOT))
 from rawrag_tui.eval.metrics import locomo_score  # noqa: E402
 from rawrag_tui.retrieval.answer import answer_question  # noqa: E402
 
-DEFAULT_DATA = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json",
-                Path("/work/shared/data/locomo-conv-26.json")]
+DEFAULT_DATA = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json"]
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
@@ -51,8 +50,8 @@ def last_session_date(sample: dict) -> dt.date:
 
 
 def make_reader_factory(choice: str, settings, gpu_layers):
-    from rawrag_tui.models import llama_reader
-    from rawrag_tui.models.gguf import TEST_READER
+    from rawrag_tui.models.gguf import BUNDLED_READER, TEST_READER
+    from rawrag_tui.models.reader_process import ReaderProcess, gguf_launch, packaged_launch
 
     cache: dict = {}
 
@@ -60,13 +59,15 @@ def make_reader_factory(choice: str, settings, gpu_layers):
         if "reader" not in cache:
             started = time.perf_counter()
             if choice == "bundled":
-                cache["reader"] = llama_reader.bundled_reader(settings, gpu_layers=gpu_layers)
+                launch = packaged_launch(BUNDLED_READER, settings, gpu_layers=gpu_layers)
             elif choice == "test":
-                cache["reader"] = llama_reader.packaged_reader(TEST_READER, settings, gpu_layers=gpu_layers)
+                launch = packaged_launch(TEST_READER, settings, gpu_layers=gpu_layers)
             else:
-                cache["reader"] = llama_reader.load_reader(Path(choice), settings, gpu_layers=gpu_layers)
+                launch = gguf_launch(Path(choice), settings, gpu_layers=gpu_layers)
+            cache["reader"] = ReaderProcess(launch)
+            info = cache["reader"].info
             print(f"# reader {cache['reader'].name} ready in {time.perf_counter() - started:.1f} s "
-                  f"(threads {cache['reader'].threads}, gpu layers {cache['reader'].gpu_layers})", file=sys.stderr)
+                  f"(threads {info['threads']}, gpu layers {info['gpu_layers']})", file=sys.stderr)
         return cache["reader"]
 
     return make

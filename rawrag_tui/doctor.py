@@ -19,10 +19,11 @@ import platform
 import shutil
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import UserError
 from .settings import Settings

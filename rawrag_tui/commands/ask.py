@@ -59,7 +59,7 @@ def print_citations(answer, out: TextIO) -> None:
 
 
 def run(args) -> int:
-    from .common import open_memory
+    from .common import ProgressPrinter, open_memory
 
     question = args.question.strip()
     if not question:
@@ -73,17 +73,25 @@ def run(args) -> int:
             print(packed.text, file=out)
             print(file=out)
 
+    progress = ProgressPrinter(enabled=not as_json)
+
     def stream(piece: str) -> None:
+        progress.finish()
         out.write(piece)
         out.flush()
 
-    answer = mem.ask(
-        question,
-        date=args.date,
-        on_token=None if as_json else stream,
-        on_evidence=show_evidence,
-        gpu_layers=args.gpu_layers,
-    )
+    try:
+        answer = mem.ask(
+            question,
+            date=args.date,
+            on_token=None if as_json else stream,
+            on_evidence=show_evidence,
+            on_progress=progress,
+            gpu_layers=args.gpu_layers,
+        )
+    finally:
+        progress.finish()
+        mem.close()
     if as_json:
         data = answer.to_json()
         if args.show_evidence:

@@ -34,7 +34,10 @@ class ProgressPrinter:
     logs stay readable. The figures come from the same meter the app uses.
     """
 
-    UNITS = {"import": "messages", "parse": "messages", "embed": "windows"}
+    UNITS = {"import": "messages", "parse": "messages", "embed": "windows", "read": "tokens"}
+    #: Stages with a sentence of their own (and a bar) instead of "stage: count".
+    LABELS = {"read": "reading {total:,} tokens of evidence"}
+    BAR = 20
 
     def __init__(self, stream=None, interval: float = 2.0, enabled: bool = True):
         self.stream = stream or sys.stderr
@@ -51,7 +54,12 @@ class ProgressPrinter:
 
     def _report(self, stage: str, done: int, total: int | None, rate: float, eta: float | None) -> None:
         unit = self.UNITS.get(stage, "items")
-        text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit}, {rate:,.1f}/s"
+        if stage in self.LABELS and total:
+            filled = round(self.BAR * min(done, total) / total)
+            text = (self.LABELS[stage].format(total=total) + f" [{'#' * filled}{'.' * (self.BAR - filled)}] "
+                    f"{done:,}/{total:,}, {rate:,.0f} {unit}/s")
+        else:
+            text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit}, {rate:,.1f}/s"
         if eta is not None and total is not None and done < total:
             text += f", ETA {human_duration(eta)}"
         if self.tty:

@@ -85,6 +85,8 @@ class Outcome:
     answer: str | None = None
     score: float | None = None  # answer score (token F1, or 1/0 for abstention)
     read_s: float | None = None
+    #: Why there is no answer (the reader's process crashed: one line), scored 0.
+    error: str | None = None
 
     def to_json(self) -> dict:
         d = asdict(self)

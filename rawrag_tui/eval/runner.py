@@ -14,16 +14,17 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
+from ..errors import ReaderCrashed
 from ..memory import Memory, Progress
 from ..models import load_embedder
 from ..models.protocols import Embedder
-from ..settings import load_settings
 from ..retrieval.types import EvidenceMessage
+from ..settings import load_settings
 from . import answers
 from .compare import Difference, Setting, paired_bootstrap
 from .coverage import Coverage, Outcome, Summary, evidence_tokens, summarise_by_group
@@ -226,6 +227,9 @@ def run(
                     mem.settings = dataclasses.replace(mem.settings, retrieval=dataclasses.replace(configured, **overrides))
                     for q in haystack.questions:
                         result.outcomes[index].append(_ask_one(mem, haystack, q, scorer))
+    crashes = [o.error for outcomes in result.outcomes for o in outcomes if o.error]
+    if crashes:
+        result.notes.append(f"the reader crashed on {len(crashes)} question(s), scored 0: {crashes[0]}")
     if cache is not None:
         result.windows_embedded, result.windows_reused = cache.misses, cache.hits
     else:
@@ -248,7 +252,11 @@ def _ask_one(mem: Memory, haystack: Haystack, q: Question, scorer) -> Outcome:
         abstention=q.abstention,
     )
     if scorer is not None:
-        text, read_s = answers.ask(mem, q.text, q.date)
+        try:
+            text, read_s = answers.ask(mem, q.text, q.date)
+        except ReaderCrashed as exc:
+            # Scored as a wrong answer; the next question starts a fresh reader process.
+            text, read_s, outcome.error = "", 0.0, str(exc)
         outcome.answer, outcome.read_s = text, read_s
         if q.abstention:
             outcome.score = 1.0 if answers.abstains(text) else 0.0

@@ -34,9 +34,10 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..errors import ModelError, ReaderCrashed, UserError
 from ..settings import Settings

@@ -85,6 +85,8 @@ class Answer:
     citations: list[Citation] = field(default_factory=list)
     dropped_citations: int = 0
     evidence_tokens: int = 0
+    #: The whole prompt (evidence, rules, question) in the reader's tokens.
+    prompt_tokens: int = 0
     dropped_windows: int = 0
     #: Seconds: search, pack, load (the reader factory), read, first_token
     #: (from the start of reading to the first streamed piece).
@@ -104,6 +106,7 @@ class Answer:
             "citations": [asdict(c) for c in self.citations],
             "dropped_citations": self.dropped_citations,
             "evidence_tokens": self.evidence_tokens,
+            "prompt_tokens": self.prompt_tokens,
             "dropped_windows": self.dropped_windows,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
@@ -235,6 +238,7 @@ def answer_question(
     budget = model.context_tokens - frame_tokens - answer_tokens
     packed: PackedEvidence = pack_evidence(result.hits, max(budget, 0), model.count_tokens)
     prompt = build_prompt(question, packed.text, date, prompt_style)
+    prompt_tokens = model.count_tokens(prompt)
     timings["pack"] = time.perf_counter() - started
     if on_evidence:
         on_evidence(packed)
@@ -260,6 +264,7 @@ def answer_question(
         citations=citations,
         dropped_citations=filt.dropped,
         evidence_tokens=packed.tokens,
+        prompt_tokens=prompt_tokens,
         dropped_windows=packed.dropped_windows,
         timings=timings,
         evidence=packed.messages,

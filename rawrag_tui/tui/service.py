@@ -7,10 +7,9 @@ tested and read on their own.
 
 from __future__ import annotations
 
-import inspect
 import threading
-import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import UserError
 from ..progress import Cancelled, ProgressMeter, human_duration  # noqa: F401  (the screens use them)
@@ -53,24 +52,15 @@ class MemoryGate:
 
 
 def ask(memory: Any, question: str, on_piece: Callable[[str], None],
-        on_evidence: Callable[[Any], None] | None = None) -> Any:
-    """``memory.ask`` with streaming, whichever streaming keyword the reader takes.
-
-    ``on_evidence`` gets the packed evidence before the answer streams, when
-    the reader offers it (so the evidence can be shown while it reads).
-    """
+        on_evidence: Callable[[Any], None] | None = None,
+        on_progress: Callable[[str, int, int | None], None] | None = None) -> Any:
+    """``memory.ask``, streaming: ``on_evidence`` gets the packed evidence
+    before the reader starts, ``on_progress`` the prompt being read, then
+    ``on_piece`` the answer as it is written."""
     ask_fn = getattr(memory, "ask", None)
     if ask_fn is None:
         raise UserError(NO_READER)
-    try:
-        params = inspect.signature(ask_fn).parameters
-    except (TypeError, ValueError):
-        params = {}
-    keyword = "on_token" if "on_token" in params and "stream" not in params else "stream"
-    kwargs = {keyword: on_piece}
-    if on_evidence is not None and "on_evidence" in params:
-        kwargs["on_evidence"] = on_evidence
-    return ask_fn(question, **kwargs)
+    return ask_fn(question, on_token=on_piece, on_evidence=on_evidence, on_progress=on_progress)
 
 
 def field(obj: Any, name: str, default: Any = None) -> Any:

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from ...errors import UserError
@@ -35,6 +35,7 @@ class AskScreen(RawragScreen):
 
     def body(self) -> ComposeResult:
         yield Input(placeholder="ask a question about your history, then enter", id="question")
+        yield ProgressBar(id="reading", total=1, show_eta=True, classes="hidden")
         with VerticalScroll(id="answer-box"):
             yield Static("", id="answer")
         yield Label("Citations", classes="pane-title", id="citations-title")
@@ -71,7 +72,7 @@ class AskScreen(RawragScreen):
         self.citations = []
         self.query_one("#citations", OptionList).clear_options()
         self.query_one("#evidence", Static).update("")
-        self.set_answer(Text("searching and reading…", style=self.get_component_rich_style("ask--note")))
+        self.set_answer(Text("searching…", style=self.get_component_rich_style("ask--note")))
         self.run_ask(question)
 
     @work(thread=True, exclusive=True, group="ask")
@@ -84,26 +85,47 @@ class AskScreen(RawragScreen):
             if text:
                 self.app.call_from_thread(self.show_evidence, text)
 
+        def on_progress(stage: str, done: int, total: int | None) -> None:
+            self.app.call_from_thread(self.show_reading, done, total)
+
         try:
             with self.gate.hold():
-                answer = service.ask(self.app.memory, question, on_piece, on_evidence)
+                answer = service.ask(self.app.memory, question, on_piece, on_evidence, on_progress)
         except UserError as exc:
+            # Also a reader that crashed or hung: one line here, and the next
+            # question starts a fresh reader process.
             self.app.call_from_thread(self.show_error, str(exc))
             return
         self.app.call_from_thread(self.show_answer, answer)
+
+    def show_reading(self, done: int, total: int | None) -> None:
+        """The prompt being read: on a CPU this is most of the wait."""
+        bar = self.query_one("#reading", ProgressBar)
+        bar.remove_class("hidden")
+        bar.update(total=total, progress=done)
+        if not self.streamed:
+            self.set_answer(Text(f"reading {total or 0:,} tokens of evidence…",
+                                 style=self.get_component_rich_style("ask--note")))
+
+    def hide_reading(self) -> None:
+        self.query_one("#reading", ProgressBar).add_class("hidden")
 
     def show_evidence(self, text: str) -> None:
         self.query_one("#evidence", Static).update(text)
 
     def add_piece(self, piece: str) -> None:
+        if not self.streamed:
+            self.hide_reading()
         self.streamed += piece
         self.set_answer(self.styled_answer(self.streamed))
         self.query_one("#answer-box", VerticalScroll).scroll_end(animate=False)
 
     def show_error(self, message: str) -> None:
+        self.hide_reading()
         self.set_answer(Text(message, style=self.get_component_rich_style("ask--note")))
 
     def show_answer(self, answer) -> None:
+        self.hide_reading()
         self.answer = answer
         self.set_answer(self.styled_answer(field(answer, "answer", self.streamed) or "(no answer)"))
         self.citations = list(field(answer, "citations") or [])

