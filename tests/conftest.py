@@ -74,3 +74,19 @@ def run_cli(*args: str, home: Path | None = None, stdin: str | None = None, time
         input=stdin, capture_output=True, text=True, env=env, cwd=REPO, timeout=timeout,
     )
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def reader_installed(spec=None) -> bool:
+    """llama-cpp-python and the GGUF of ``spec`` (default: the SmolLM2 test reader) are installed."""
+    import importlib.util
+
+    from rawrag_tui.errors import ModelError
+    from rawrag_tui.models.gguf import TEST_READER, part_paths
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        return False
+    try:
+        part_paths(spec or TEST_READER)
+    except ModelError:
+        return False
+    return True

