@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from rawrag_tui.eval.metrics import locomo_score  # noqa: E402
 from rawrag_tui.retrieval.answer import answer_question  # noqa: E402
+from rawrag_tui.retrieval.prompts import PROMPT_VERSION  # noqa: E402
 
 DEFAULT_DATA = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json"]
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -82,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gpu-layers", default=None)
     ap.add_argument("--prompt", choices=("cited", "plain"), help="reader.prompt (default: the setting)")
     ap.add_argument("--context-cap", type=int, help="reader.context_cap (default: the setting)")
+    ap.add_argument("--budget", type=int, help="reader.evidence_tokens (default: the profile's)")
+    ap.add_argument("--select", choices=("messages", "windows"), help="reader.select (default: the setting)")
+    ap.add_argument("--k", type=int, help="retrieval.top_k: windows search keeps (default: the setting)")
     ap.add_argument("--out", type=Path, help="write per-question results as JSON lines here")
     args = ap.parse_args(argv)
 
@@ -99,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         samples = [samples]
     with tempfile.TemporaryDirectory(prefix="rawrag-bench-") as tmp:
         home = args.home or Path(tmp)
-        mem = Memory.open(home, reader={"prompt": args.prompt, "context_cap": args.context_cap})
+        mem = Memory.open(home, reader={"prompt": args.prompt, "context_cap": args.context_cap,
+                                        "evidence_tokens": args.budget, "select": args.select},
+                          retrieval={"top_k": args.k})
         started = time.perf_counter()
         mem.import_path(data, fmt="locomo")
         print(f"# imported {data.name} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
@@ -117,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             result.timings.setdefault("total", t_search)
             ans = answer_question(qa["question"], result, factory, date=asked,
                                   answer_tokens=mem.settings.reader.answer_tokens,
-                                  prompt_style=mem.prompt_style())
+                                  prompt_style=mem.prompt_style(), evidence_tokens=mem.evidence_tokens(),
+                                  select=mem.settings.reader.select)
             seconds = time.perf_counter() - t0
             # Citation markers are metadata, not answer words: "[3]" would
             # count as a token "3" in LoCoMo's F1.
@@ -126,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                 "i": i, "category": qa["category"], "question": qa["question"], "gold": str(qa["answer"]),
                 "answer": ans.answer, "f1": score, "seconds": seconds, "search_s": t_search,
                 "read_s": ans.timings.get("read", 0.0), "first_token_s": ans.timings.get("first_token", 0.0),
-                "evidence_tokens": ans.evidence_tokens, "dropped_windows": ans.dropped_windows,
+                "evidence_tokens": ans.evidence_tokens, "prompt_tokens": ans.prompt_tokens,
+                "dropped_windows": ans.dropped_windows, "superseded": ans.superseded,
                 "citations": [c.external_id for c in ans.citations], "dropped_citations": ans.dropped_citations,
                 "evidence_ids": sorted(re.findall(r"D\d+:\d+", " ".join(qa.get("evidence", [])))),
             }
@@ -144,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     r = mem.settings.reader
     print(f"\nLoCoMo token F1, {len(rows)} questions of {data.name}, reader {args.reader}, "
-          f"prompt {r.prompt}, context cap {r.context_cap}")
+          f"prompt {r.prompt} (v{PROMPT_VERSION}), select {r.select}, evidence budget {mem.evidence_tokens()}, "
+          f"K {mem.settings.retrieval.top_k}")
     for cat, name in CATEGORY.items():
         sel = [r["f1"] for r in rows if r["category"] == cat]
         if sel:

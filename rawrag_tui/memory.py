@@ -241,6 +241,14 @@ class Memory:
             self._reader_gpu_layers = gpu_layers
         return self._reader
 
+    def evidence_tokens(self) -> int:
+        """The reader's evidence budget: ``reader.evidence_tokens``, or the profile's measured one."""
+        if self.settings.reader.evidence_tokens > 0:
+            return self.settings.reader.evidence_tokens
+        from .models.registry import get_profile
+
+        return get_profile(self.settings.models.profile).evidence_tokens
+
     def prompt_style(self) -> str:
         style = self.settings.reader.prompt
         if style != "auto":
@@ -266,7 +274,8 @@ class Memory:
         return answer_question(question, result, lambda: self.reader(gpu_layers), date=date,
                                on_token=on_token, on_evidence=on_evidence, on_progress=on_progress,
                                answer_tokens=self.settings.reader.answer_tokens,
-                               prompt_style=self.prompt_style())
+                               prompt_style=self.prompt_style(),
+                               evidence_tokens=self.evidence_tokens(), select=self.settings.reader.select)
 
     # -- delete ----------------------------------------------------------------
 

@@ -96,6 +96,14 @@ class ReaderSettings:
     #: evidence messages sharing the answer's words. "auto": plain for the
     #: bundled 0.5B reader (cited: LoCoMo F1 0.7, plain: 13.7), cited otherwise.
     prompt: str = "auto"
+    #: Evidence the reader is given, in its own tokens; 0 = the profile's
+    #: (models/registry.py: measured for the bundled reader on 2 CPU cores).
+    #: Search keeps its K; this bounds what the reader reads of it.
+    evidence_tokens: int = 0
+    #: "messages": the messages that match the question, their neighbours and
+    #: the latest state of a changed fact (retrieval/selection.py);
+    #: "windows": the kept windows whole, in rank order.
+    select: str = "messages"
     #: Prompt tokens llama.cpp reads per step; progress is reported per step.
     batch: int = 512
     #: Seconds the reader's process may go without a sign of life (a progress

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
-import types
 
 import pytest
 
-from rawrag_tui.errors import UserError
+from rawrag_tui.errors import ModelError, ReaderCrashed, UserError
 from rawrag_tui.eval import answers, locomo, runner
 from rawrag_tui.eval.compare import Setting
 from rawrag_tui.memory import Memory
+from rawrag_tui.retrieval.answer import Answer
 
 from .eval_fixtures import locomo_samples, write_locomo
 
@@ -101,33 +100,45 @@ def test_dense_and_hybrid_run_on_the_real_embedder_and_reuse_the_store(fixture_f
         assert len(mem.sources()) == 1 and mem.status()["pending_embeddings"] == 0
 
 
-def test_reader_missing_is_one_clear_error():
-    try:
-        import rawrag_tui.eval.metrics  # noqa: F401
-    except ImportError:
-        with pytest.raises(UserError, match="the reader is not installed"):
-            answers.load_scorer()
-    else:
-        assert answers.load_scorer()("Pickles", "Pickles", 4) == pytest.approx(1.0)
-    with pytest.raises(UserError, match="the reader is not installed"):
-        answers.require_reader(object())
+def test_reader_missing_is_one_clear_error_before_any_import(fixture_file, tmp_path, monkeypatch):
+    """Without llama-cpp-python the run stops at once with the reader's one-line
+    ModelError (a UserError), before a single history is imported."""
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "llama_cpp" else real_find_spec(name, *a))
+    root = tmp_path / "s"
+    with pytest.raises(ModelError, match="llama-cpp-python, which is not installed") as exc:
+        runner.run("locomo", str(fixture_file), locomo.load(fixture_file), [Setting("lexical", 1, 128)],
+                   primary="evidence", root=root, reader=True)
+    assert isinstance(exc.value, UserError) and "\n" not in str(exc.value)
+    assert not root.exists() or not any(root.iterdir())
+    assert answers.load_scorer()("Pickles", "Pickles", 4) == pytest.approx(1.0)
 
 
-def install_reader_double(monkeypatch, replies: dict[str, str], asked: list):
-    """A stand-in reader (Memory.ask) and, where the reader extra is absent, a
-    token-F1 stand-in; the assertions only use answers scoring exactly 1 or 0."""
-    try:
-        import rawrag_tui.eval.metrics  # noqa: F401
-    except ImportError:
-        fake = types.ModuleType("rawrag_tui.eval.metrics")
-        fake.locomo_f1 = lambda pred, gold, cat: float(pred.lower().split() == str(gold).lower().split())
-        monkeypatch.setitem(sys.modules, "rawrag_tui.eval.metrics", fake)
+#: The double's reading times, seconds.
+READ_S, FIRST_TOKEN_S = 0.25, 0.1
 
-    def ask(self, question, date=None):
+
+def install_reader_double(monkeypatch, replies: dict[str, str | Exception], asked: list, marker: str = " [2]"):
+    """A stand-in for the reader behind ``Memory.ask``: it returns a real
+    ``Answer`` whose text is the reply with a citation ``marker`` before its
+    last character (as a reader that cites writes it); an exception as the
+    reply is raised instead (a crash). Declining replies carry no marker."""
+
+    def ask(self, question, *, date=None, result=None, **_):
         asked.append((question, date, self.settings.retrieval.top_k))
-        return {"answer": replies.get(question, "Not in your history."), "timings": {"read": 0.25}}
+        assert result is not None and result.query == question  # the search coverage was measured on
+        reply = replies.get(question, "Not in your history.")
+        if isinstance(reply, Exception):
+            raise reply
+        text = reply if answers.abstains(reply) else f"{reply}{marker}."
+        return Answer(question, text, timings={"search": 0.0, "pack": 0.0, "read": READ_S,
+                                               "first_token": FIRST_TOKEN_S})
 
-    monkeypatch.setattr(Memory, "ask", ask, raising=False)
+    monkeypatch.setattr(Memory, "ask", ask)
+    monkeypatch.setattr(answers, "require_reader", lambda: None)  # the double needs no llama-cpp-python
 
 
 def test_reader_scores_and_utilisation(fixture_file, tmp_path, monkeypatch):
@@ -140,8 +151,42 @@ def test_reader_scores_and_utilisation(fixture_file, tmp_path, monkeypatch):
                         primary="evidence", root=tmp_path / "s", reader=True)
     by_id = {o.question_id: o for o in result.outcomes[0]}
     assert by_id["fx-1#0"].score == 1.0 and by_id["fx-2#0"].score == 0.0
-    assert by_id["fx-1#0"].read_s == 0.25
+    assert by_id["fx-1#0"].answer == "Pickles."  # the plain text: no [2]
+    assert (by_id["fx-1#0"].read_s, by_id["fx-1#0"].first_token_s) == (READ_S, FIRST_TOKEN_S)
     s = result.summaries()[0]["all"]
     # Covered at k=1: fx-1#0 (right), fx-1#2 (right), fx-2#0 (wrong); fx-1#1 only touched.
     assert s.utilisation == pytest.approx(2 / 3)
     assert ("What is the name of the ferret Alice adopted?", "2023-06-02", 1) in asked
+
+
+def test_answers_are_scored_without_their_citation_markers(fixture_file, tmp_path, monkeypatch):
+    """"Pickles [2]." must score 1.0: scored with its marker, "2" is a wrong token (F1 2/3)."""
+    samples = locomo_samples()
+    replies = {qa["question"]: qa["answer"] for qa in samples[0]["qa"][:3]}
+    install_reader_double(monkeypatch, replies, [], marker=" [2]")
+    result = runner.run("locomo", str(fixture_file), locomo.load(fixture_file), [Setting("lexical", 1, 128)],
+                        primary="evidence", root=tmp_path / "s", reader=True)
+    by_id = {o.question_id: o for o in result.outcomes[0]}
+    for qid in ("fx-1#0", "fx-1#1", "fx-1#2"):  # categories 4, 1 (comma parts) and 2
+        assert by_id[qid].score == pytest.approx(1.0), (qid, by_id[qid].answer)
+        assert "[" not in by_id[qid].answer
+    assert answers.load_scorer()("Pickles [2].", "Pickles", 4) < 1.0  # what scoring the marker would give
+
+
+def test_a_reader_crash_is_scored_0_counted_and_left_out_of_timings(fixture_file, tmp_path, monkeypatch):
+    samples = locomo_samples()
+    replies: dict = {qa["question"]: qa["answer"] for qa in samples[0]["qa"][:3]}
+    replies["When did Marguerite move to Lisbon?"] = ReaderCrashed("the reader was killed (SIGKILL)")
+    install_reader_double(monkeypatch, replies, [])
+    result = runner.run("locomo", str(fixture_file), locomo.load(fixture_file), [Setting("lexical", 1, 128)],
+                        primary="evidence", root=tmp_path / "s", reader=True)
+    crashed = {o.question_id: o for o in result.outcomes[0]}["fx-1#2"]
+    assert crashed.error == "the reader was killed (SIGKILL)" and crashed.score == 0.0
+    assert crashed.read_s is None and crashed.first_token_s is None
+    summary = result.summaries()[0]
+    assert summary["all"].reader_crashes == 1 and summary["2 temporal"].reader_crashes == 1
+    assert summary["4 single-hop"].reader_crashes == 0
+    assert summary["all"].read_s_mean == READ_S and summary["all"].first_token_s_mean == FIRST_TOKEN_S
+    read = [o for o in result.outcomes[0] if o.error is None]
+    assert summary["all"].question_s_mean == pytest.approx(sum(o.search_s + READ_S for o in read) / len(read))
+    assert any("crashed on 1 question" in n for n in result.notes)

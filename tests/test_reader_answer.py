@@ -132,7 +132,7 @@ def test_plain_style_asks_for_the_answer_only():
     prompt = reader.prompts[0][0]
     assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
     assert NOT_IN_HISTORY not in prompt and "cite" not in prompt
-    assert prompt.rstrip().endswith("Question: What breed is Max?")
+    assert prompt.rstrip().endswith("Question: What breed is Max?\nShort answer:")
     assert ans.answer == "Max is a golden retriever."
     # a reader that cannot cite gets the messages sharing its answer's words, marked as matched
     assert ans.citations == []  # no message says "golden retriever": nothing is claimed as a source

@@ -214,7 +214,7 @@ def test_abstention_instruction_reaches_the_model(reader):
             return reader.answer(prompt, max_tokens)
 
     ans = answer_question(q, result, Spy, date="2023-05-10", answer_tokens=12)
-    assert f"If they do not say, answer: {NOT_IN_HISTORY}" in prompts[0]
+    assert f"If the messages do not say, reply: {NOT_IN_HISTORY}" in prompts[0]
     assert ans.answer  # the 135M model's reply, whatever it is, comes back whole
 
 

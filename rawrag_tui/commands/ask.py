@@ -52,7 +52,12 @@ def print_citations(answer, out: TextIO) -> None:
     notes = []
     if answer.dropped_citations:
         notes.append(f"{answer.dropped_citations} citation(s) to messages not in the evidence removed")
-    if answer.dropped_windows:
+    if answer.superseded:
+        notes.append(f"{answer.superseded} earlier message(s) left out: a later message changed what they said")
+    if answer.cut_messages:
+        notes.append(f"the reader read {len(answer.evidence)} message(s) of the search's evidence; "
+                     f"{answer.cut_messages} others were not relevant enough to fit its budget")
+    elif answer.dropped_windows:
         notes.append(f"{answer.dropped_windows} lower-ranked window(s) left out to fit the reader's context")
     for note in notes:
         print(f"  ({note})", file=sys.stderr)
@@ -99,6 +104,6 @@ def run(args) -> int:
         print(json.dumps(data, ensure_ascii=False), file=out)
     else:
         print(file=out)
-        if answer.citations or answer.dropped_citations or answer.dropped_windows:
+        if answer.citations or answer.dropped_citations or answer.dropped_windows or answer.cut_messages:
             print_citations(answer, out)
     return 0

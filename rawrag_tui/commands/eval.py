@@ -1,9 +1,10 @@
 """rawrag eval: LoCoMo and LongMemEval through the real search path.
 
 Reports, per category and overall, evidence coverage of the top-K windows,
-evidence size in tokens, timings, and with --reader the answer score; with
---compare, several retrieval settings side by side with paired bootstrap
-intervals for each difference against the first.
+evidence size in tokens, timings, and with --reader the answer F1 (on the
+answer's plain text), seconds per question, read and first-token seconds and
+reader crashes; with --compare, several retrieval settings side by side with
+paired bootstrap intervals for each difference against the first.
 """
 
 from __future__ import annotations
@@ -119,6 +120,13 @@ def _delta(diff) -> str:
     return f"{100 * diff.delta:+.1f} [{100 * diff.low:+.1f}, {100 * diff.high:+.1f}]{mark}"
 
 
+def _reader_line(s) -> str:
+    """Where a question's seconds go, over every question read (crashes left out of the means)."""
+    return (f"reader: {_num(s.question_s_mean, '{:.2f}')}s per question (search + read), "
+            f"read {_num(s.read_s_mean, '{:.2f}')}s, first token {_num(s.first_token_s_mean, '{:.2f}')}s; "
+            f"{s.reader_crashes} reader crash(es), scored 0; answers scored on their text without [n] markers")
+
+
 def print_report(result: EvalResult) -> None:
     data = result.to_json()
     primary = result.primary
@@ -136,7 +144,7 @@ def print_report(result: EvalResult) -> None:
             header += [f"{level} all", f"{level} any"]
         header += ["ev tokens", "search ms"]
         if result.reader:
-            header += ["score", "utilisation", "abstain ok"]
+            header += ["answer F1", "utilisation", "abstain ok", "s/question", "first token s", "crashes"]
         rows = []
         for group, s in summary.items():
             row = [group, str(s.questions), str(s.coverage.get(primary, {}).get("scored", 0))]
@@ -145,15 +153,19 @@ def print_report(result: EvalResult) -> None:
                 row += [_pct(c.get("all")), _pct(c.get("any"))]
             row += [_num(s.evidence_tokens_mean), _num(s.search_ms_mean, "{:.1f}")]
             if result.reader:
-                row += [_pct(s.answer_score), _pct(s.utilisation), _pct(s.abstention_accuracy)]
+                row += [_pct(s.answer_score), _pct(s.utilisation), _pct(s.abstention_accuracy),
+                        _num(s.question_s_mean, "{:.2f}"), _num(s.first_token_s_mean, "{:.2f}"),
+                        str(s.reader_crashes)]
             rows.append(row)
         print(_table(header, rows))
+        if result.reader:
+            print(_reader_line(summary["all"]))
     if len(result.settings) > 1:
         print(f"\n== comparison ({primary} coverage; delta vs {result.settings[0].label()} in points, "
               f"95% paired bootstrap CI, {result.resamples} resamples, seed {result.seed}; * = excludes 0)")
         header = ["setting", "all", "delta all", "any", "delta any", "ev tokens", "search ms"]
         if result.reader:
-            header += ["score", "delta score"]
+            header += ["answer F1", "delta F1"]
         rows = []
         comparisons = result.comparisons()
         for i, (setting, summary) in enumerate(zip(result.settings, summaries)):

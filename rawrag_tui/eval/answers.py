@@ -2,20 +2,22 @@
 
 Kept thin on purpose: answering lives in the facade and the metric in
 :mod:`rawrag_tui.eval.metrics` (LoCoMo's token F1); this module only adapts
-them and fails with one clear line when the reader is not installed.
+them. What is scored is the answer's plain text: the reader's ``[n]``
+citation markers are metadata, and ``[2]`` would otherwise count as a token
+"2" in the F1.
 """
 
 from __future__ import annotations
 
 import re
-import time
-from typing import Any, Callable
+from typing import Callable, NamedTuple
 
-from ..errors import UserError
+from ..memory import Memory
+from ..retrieval.prompts import is_abstention
+from ..retrieval.types import SearchResult
+from . import metrics
 
 Scorer = Callable[[str, object, int], float]
-
-NOT_INSTALLED = "the reader is not installed (install rawrag with the `reader` extra)"
 
 #: Ways a reader says the history does not hold the answer, besides the prompt's own sentence.
 _ABSTAINS = re.compile(
@@ -27,46 +29,35 @@ _ABSTAINS = re.compile(
 )
 
 
+class Read(NamedTuple):
+    """One question read: the answer's plain text and the reader's seconds."""
+
+    text: str
+    read_s: float  # from the start of reading to the last token
+    first_token_s: float  # from the start of reading to the first streamed piece
+
+
 def load_scorer() -> Scorer:
     """LoCoMo's answer metric ``(prediction, answer, category) -> float``."""
-    try:
-        from . import metrics
-    except ImportError:
-        raise UserError(NOT_INSTALLED) from None
-    scorer = getattr(metrics, "locomo_f1", None) or getattr(metrics, "locomo_score", None)
-    if scorer is None:
-        raise UserError(NOT_INSTALLED)
-    return scorer
+    return metrics.locomo_score
 
 
-def require_reader(memory: Any) -> None:
-    if not callable(getattr(memory, "ask", None)):
-        raise UserError(NOT_INSTALLED)
+def require_reader() -> None:
+    """Fail with one line (a ModelError) before any history is imported when
+    llama-cpp-python, which every reader runs on, is not installed."""
+    from ..models.reader_process import require_llama_cpp
+
+    require_llama_cpp()
 
 
-def answer_text(answer: Any) -> str:
-    if isinstance(answer, str):
-        return answer
-    if isinstance(answer, dict):
-        return str(answer.get("answer", ""))
-    return str(getattr(answer, "answer", answer))
-
-
-def ask(memory: Any, question: str, date: str | None) -> tuple[str, float]:
-    """The reader's answer and the seconds it spent reading (wall time when it does not say)."""
-    started = time.perf_counter()
-    answer = memory.ask(question, date=date)
-    elapsed = time.perf_counter() - started
-    timings = getattr(answer, "timings", None) or (answer.get("timings") if isinstance(answer, dict) else None) or {}
-    return answer_text(answer), float(timings.get("read", elapsed))
+def ask(memory: Memory, question: str, date: str | None, result: SearchResult | None = None) -> Read:
+    """The reader's answer to ``question`` (from ``result``, a search already made, when given)."""
+    answer = memory.ask(question, date=date, result=result)
+    read_s = answer.timings["read"]
+    # A question with no evidence is answered without reading: no token was streamed.
+    return Read(answer.plain_text(), read_s, answer.timings.get("first_token", read_s))
 
 
 def abstains(text: str) -> bool:
     """Whether an answer declines ("Not in your history.", "not mentioned", ...)."""
-    try:
-        from ..retrieval.prompts import is_abstention
-    except ImportError:
-        is_abstention = None
-    if is_abstention is not None and is_abstention(text):
-        return True
-    return bool(_ABSTAINS.search(text))
+    return is_abstention(text) or bool(_ABSTAINS.search(text))

@@ -83,8 +83,9 @@ class Outcome:
     search_s: float
     abstention: bool = False  # a question whose right answer is "not in the history"
     answer: str | None = None
-    score: float | None = None  # answer score (token F1, or 1/0 for abstention)
-    read_s: float | None = None
+    score: float | None = None  # answer score (token F1 of the plain text, or 1/0 for abstention)
+    read_s: float | None = None  # reading, start to last token (None: no reading, or it crashed)
+    first_token_s: float | None = None  # reading, start to the first streamed piece
     #: Why there is no answer (the reader's process crashed: one line), scored 0.
     error: str | None = None
 
@@ -118,7 +119,11 @@ class Summary:
     search_ms_p50: float | None = None
     search_ms_p95: float | None = None
     read_s_mean: float | None = None
-    answer_score: float | None = None  # mean score over answerable questions
+    first_token_s_mean: float | None = None
+    #: Mean seconds per question read, search + read (crashed questions left out).
+    question_s_mean: float | None = None
+    reader_crashes: int = 0  # questions whose reader process crashed (scored 0)
+    answer_score: float | None = None  # mean score over answerable questions (LoCoMo: token F1)
     utilisation: float | None = None  # mean score over questions covered at the primary level
     abstention_accuracy: float | None = None
 
@@ -146,7 +151,11 @@ def summarise(outcomes: Sequence[Outcome], primary: str) -> Summary:
     summary.search_ms_mean = _mean(searches)
     summary.search_ms_p50 = _percentile(searches, 0.5)
     summary.search_ms_p95 = _percentile(searches, 0.95)
-    summary.read_s_mean = _mean([o.read_s for o in outcomes if o.read_s is not None])
+    read = [o for o in outcomes if o.read_s is not None]
+    summary.read_s_mean = _mean([o.read_s for o in read])
+    summary.first_token_s_mean = _mean([o.first_token_s for o in read if o.first_token_s is not None])
+    summary.question_s_mean = _mean([o.search_s + o.read_s for o in read])
+    summary.reader_crashes = sum(1 for o in outcomes if o.error)
     scored_answers = [o for o in answerable if o.score is not None]
     summary.answer_score = _mean([o.score for o in scored_answers])
     covered = [o for o in scored_answers if primary in o.coverage and o.coverage[primary].all]

@@ -182,7 +182,10 @@ def run(
     settings = list(settings)
     result = EvalResult(benchmark, source, primary, settings, [[] for _ in settings], group_order=group_order,
                         reader=reader, resamples=resamples, seed=seed)
-    scorer = answers.load_scorer() if reader else None
+    scorer = None
+    if reader:
+        answers.require_reader()  # before minutes of importing and embedding, not at the first question
+        scorer = answers.load_scorer()
     needs_vectors = any(s.mode != "lexical" for s in settings)
     cache: CachedEmbedder | None = None  # one model, and each distinct window embedded once, for every store
     with ExitStack() as stack:
@@ -203,8 +206,6 @@ def run(
                     result.model_load_s = time.perf_counter() - started
                 cache = CachedEmbedder(embedder)
             with Memory.open(home, embedder=cache) as mem:
-                if reader:
-                    answers.require_reader(mem)
                 started = time.perf_counter()
                 report = mem.import_path(haystack.write(home), haystack.fmt, embed=False)
                 result.import_s += time.perf_counter() - started
@@ -253,11 +254,14 @@ def _ask_one(mem: Memory, haystack: Haystack, q: Question, scorer) -> Outcome:
     )
     if scorer is not None:
         try:
-            text, read_s = answers.ask(mem, q.text, q.date)
+            # The very evidence whose coverage was just measured: one search per question.
+            read = answers.ask(mem, q.text, q.date, result=found)
         except ReaderCrashed as exc:
-            # Scored as a wrong answer; the next question starts a fresh reader process.
-            text, read_s, outcome.error = "", 0.0, str(exc)
-        outcome.answer, outcome.read_s = text, read_s
+            # Scored as a wrong answer, left out of the timings; the next question starts a fresh reader process.
+            text, outcome.error = "", str(exc)
+        else:
+            text, outcome.read_s, outcome.first_token_s = read
+        outcome.answer = text
         if q.abstention:
             outcome.score = 1.0 if answers.abstains(text) else 0.0
         else:

