@@ -29,11 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rawrag_tui.doctor import cpu_flags
-from rawrag_tui.models.gguf import BUNDLED_READER
-from rawrag_tui.models.reader_process import ReaderProcess, compiled_features, packaged_launch
-from rawrag_tui.retrieval.prompts import build_prompt
-from rawrag_tui.settings import load_settings
+from rawrag_tui.doctor import cpu_flags  # noqa: E402
+from rawrag_tui.models.gguf import BUNDLED_READER  # noqa: E402
+from rawrag_tui.models.reader_process import ReaderProcess, compiled_features, packaged_launch  # noqa: E402
+from rawrag_tui.retrieval.prompts import build_prompt  # noqa: E402
+from rawrag_tui.settings import load_settings  # noqa: E402
 
 
 def demo_evidence(lines: int) -> str:
@@ -104,11 +104,34 @@ def isolation(settings, reps: int) -> None:
         print(f"| {mode} | {cold:.2f} | {warm:.2f} | x{cold / ref['cold']:.2f} | x{warm / ref['warm']:.2f} |")
 
 
+def batches_and_threads(settings, reps: int) -> None:
+    """Prompt tokens/s per llama.cpp batch size and thread count (reader.batch, models.threads)."""
+    import dataclasses
+
+    rows = []
+    cpus = os.cpu_count() or 1
+    for threads in sorted({1, cpus}):
+        for batch in (128, 256, 512):
+            tuned = dataclasses.replace(settings, models=dataclasses.replace(settings.models, threads=threads),
+                                        reader=dataclasses.replace(settings.reader, batch=batch))
+            reader = ReaderProcess(packaged_launch(BUNDLED_READER, tuned))
+            rates = [prefill_rate(reader, prompt(300 + rep)) for rep in range(reps)]
+            rows.append((threads, batch, statistics.median(rates)))
+            reader.close()
+    base = next(r for t, b, r in rows if t == cpus and b == 512)
+    print(f"\n## prompt reading by threads and batch, median of {reps} (x: against {cpus} threads, batch 512)")
+    print("| threads | batch | prompt tokens/s | x |\n|---:|---:|---:|---:|")
+    for threads, batch, rate in rows:
+        print(f"| {threads} | {batch} | {rate:.1f} | x{rate / base:.2f} |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--native-lib", help="a folder holding another llama_cpp build (pip install --target)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--skip-isolation", action="store_true")
+    ap.add_argument("--skip-builds", action="store_true")
+    ap.add_argument("--batches", action="store_true", help="also sweep reader.batch and the thread count")
     args = ap.parse_args()
     model, flags = cpu_flags()
     print(f"# machine: {model or platform.processor()} ({os.cpu_count()} CPUs, "
@@ -116,9 +139,12 @@ def main() -> int:
           f"Python {platform.python_version()}")
     with tempfile.TemporaryDirectory() as home:
         settings = load_settings(Path(home))
-        builds(settings, args.native_lib, args.reps)
+        if not args.skip_builds:
+            builds(settings, args.native_lib, args.reps)
         if not args.skip_isolation:
             isolation(settings, args.reps)
+        if args.batches:
+            batches_and_threads(settings, args.reps)
     return 0
 
 

@@ -28,9 +28,16 @@ NOTHING_FOUND = "Nothing in your history matches this question, so there is noth
 # scored LoCoMo F1 42.9 with the bundled 0.5B reader where a sentence-style
 # prompt scored 13.7: issue 11). The rules a small reader gets wrong are said
 # plainly: the later message wins; a date in parentheses is what "yesterday" meant.
-_RULES = """Answer a question about the user's chat history using only the messages below. Each message starts with its date. When messages disagree, the later one is right. A date in (parentheses) after "yesterday", "last week" and the like is the date it meant: use that date."""
+_RULES = (
+    "Answer a question about the user's chat history using only the messages below. "
+    "Each message starts with its date. When messages disagree, the later one is right. "
+    'A date in (parentheses) after "yesterday", "last week" and the like is the date it meant: use that date.'
+)
 
-_CITED = _RULES + """ Reply with a short phrase (a date, a name, a place, a few words) and cite the message number like [3]. If the messages do not say, reply: {abstain}
+_CITED = _RULES + (
+    " Reply with a short phrase (a date, a name, a place, a few words) and cite the message number like [3]. "
+    "If the messages do not say, reply: {abstain}"
+) + """
 
 Messages:
 {evidence}

@@ -140,8 +140,11 @@ class AskScreen(RawragScreen):
             options.append(Option(prompt))
         citations = self.query_one("#citations", OptionList)
         citations.set_options(options)
+        notes = ""
+        if field(answer, "superseded"):
+            notes += f" · {field(answer, 'superseded')} older message(s) left out: a later one changed them"
         self.query_one("#citations-title", Label).update(
-            f"Citations ({len(options)}) · enter opens one in its conversation · e: evidence")
+            f"Citations ({len(options)}) · enter opens one in its conversation · e: evidence{notes}")
         self.query_one("#evidence", Static).update(self.evidence_text(answer))
         if options:
             citations.highlighted = 0
