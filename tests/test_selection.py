@@ -139,3 +139,36 @@ def test_the_demo_wedding_question_gets_the_moved_date_and_not_the_old_one(open_
     assert prompt.index("When messages disagree, the later one is right") < prompt.index("Messages:")
     assert prompt.rstrip().endswith("Question: When is Maya's wedding?\nShort answer:")
     assert all("20 September" not in c.text for c in answer.citations)  # no source contradicts the answer
+
+
+def test_a_source_must_hold_the_numbers_the_answer_states():
+    from rawrag_tui.retrieval.answer import match_sources
+
+    trip = [msg(1, 1, "Shall we move the trip to Saturday 3 May?", "2026-04-08T07:30:00", "Sam"),
+            msg(2, 2, "3 May works for me.", "2026-04-08T07:41:00", "Priya"),
+            msg(3, 3, "What a trip. Finger held up fine.", "2026-05-04T21:10:00", "Priya")]
+    question = "When did the climbing trip happen?"
+    assert match_sources("4 May 2026", question, trip) == []  # "3 May" does not support "4 May"
+    assert match_sources("Saturday 3 May", question, trip) == [1, 2]
+
+
+class OneAnswerReader(RecordingReader):
+    def __init__(self, text):
+        super().__init__()
+        self.text = text
+
+    def answer(self, prompt, max_tokens=256, on_progress=None):
+        self.prompts.append(prompt)
+        yield self.text
+
+
+def test_an_answer_no_message_supports_is_flagged_not_sourced():
+    from rawrag_tui.retrieval.types import SearchResult
+
+    result = SearchResult("q", "hybrid", [hit(1, *CHAT[4:6])], {"total": 0.0})
+    guess = answer_question("When is the wedding?", result, lambda: OneAnswerReader("12 December"),
+                            prompt_style="plain")
+    assert guess.unsupported and guess.citations == [] and guess.to_json()["unsupported"] is True
+    right = answer_question("When is the wedding?", result, lambda: OneAnswerReader("Sunday 11 October"),
+                            prompt_style="plain")
+    assert not right.unsupported and [c.n for c in right.citations]

@@ -50,6 +50,8 @@ def print_citations(answer, out: TextIO) -> None:
     for c in answer.citations:
         print(f"  [{c.n}] {c.external_id} · {format_timestamp(c.timestamp)} · {c.speaker}: {_short(c.text)}", file=out)
     notes = []
+    if answer.unsupported:
+        notes.append("no message in the evidence says this: it may be the reader's guess (--show-evidence)")
     if answer.dropped_citations:
         notes.append(f"{answer.dropped_citations} citation(s) to messages not in the evidence removed")
     if answer.superseded:
@@ -104,6 +106,7 @@ def run(args) -> int:
         print(json.dumps(data, ensure_ascii=False), file=out)
     else:
         print(file=out)
-        if answer.citations or answer.dropped_citations or answer.dropped_windows or answer.cut_messages:
+        if (answer.citations or answer.dropped_citations or answer.dropped_windows or answer.cut_messages
+                or answer.unsupported):
             print_citations(answer, out)
     return 0

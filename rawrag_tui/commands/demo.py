@@ -75,5 +75,7 @@ def _answer(ask, question: str, quiet: bool) -> dict | None:
         return None
     if not quiet:
         cited = ", ".join(f"[{c.n}] {c.speaker} {c.timestamp or ''}".strip() for c in answer.citations)
+        if answer.unsupported:
+            cited = "no message in the evidence says this: it may be the reader's guess"
         print(f"\n   sources: {cited or 'none cited'}   ({answer.timings.get('read', 0):.1f} s)")
     return answer.to_json()

@@ -63,7 +63,10 @@ def match_sources(answer: str, question: str, messages: list[EvidenceMessage]) -
 
     Ranked by the answer's own words (those not already in the question),
     then by the question's words (speaker included), then recency: the newer
-    message wins a tie, as the newer state of a changing fact should.
+    message wins a tie, as the newer state of a changing fact should. A
+    message must hold every number the answer states: "4 May" is not
+    supported by a message that says "3 May", and such a message is never
+    shown as the answer's source.
     """
     from .highlight import query_terms, word_stems
 
@@ -71,10 +74,11 @@ def match_sources(answer: str, question: str, messages: list[EvidenceMessage]) -
     said = query_terms(answer) - asked
     if not said:
         return []
+    numbers = {w for w in said if w.isdigit()}
     scored = []
     for i, m in enumerate(messages):
         words = word_stems(f"{m.speaker} {m.text} {' '.join(m.captions)}")
-        if words & said:
+        if words & said and numbers <= words:
             scored.append((len(words & said), len(words & asked), i))
     best = sorted(scored, key=lambda s: (-s[0], -s[1], -s[2]))[:MATCHED_SOURCES]
     return sorted(i + 1 for *_, i in best)
@@ -94,6 +98,9 @@ class Answer:
     cut_messages: int = 0
     #: Earlier messages left out because a later one changed what they said.
     superseded: int = 0
+    #: A plain answer (not an abstention) that no evidence message supports:
+    #: the faces say it may be a guess.
+    unsupported: bool = False
     #: Seconds: search, pack, load (the reader factory), read, first_token
     #: (from the start of reading to the first streamed piece).
     timings: dict[str, float] = field(default_factory=dict)
@@ -116,6 +123,7 @@ class Answer:
             "dropped_windows": self.dropped_windows,
             "cut_messages": self.cut_messages,
             "superseded": self.superseded,
+            "unsupported": self.unsupported,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -275,8 +283,11 @@ def answer_question(
 
     answer = _tidy(text)
     citations = [Citation.of(n, packed.messages[n - 1]) for n in filt.cited]
+    unsupported = False
     if not citations and prompt_style == "plain" and not is_abstention(answer):
-        citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in match_sources(answer, question, packed.messages)]
+        matched = match_sources(answer, question, packed.messages)
+        citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in matched]
+        unsupported = bool(answer) and not matched
     return Answer(
         question=question,
         answer=answer,
@@ -287,6 +298,7 @@ def answer_question(
         dropped_windows=packed.dropped_windows,
         cut_messages=packed.cut_messages,
         superseded=len(packed.superseded),
+        unsupported=unsupported,
         timings=timings,
         evidence=packed.messages,
         evidence_text=packed.text,

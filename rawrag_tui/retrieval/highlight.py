@@ -23,8 +23,10 @@ def _stem(word: str) -> str:
 
 
 def query_terms(query: str) -> set[str]:
-    """The query's content words, stemmed (single letters, such as the "s" of "Maya's", are not words)."""
-    return {_stem(w) for w in (t.lower() for t in _WORD.findall(query)) if w not in STOPWORDS and len(w) > 1}
+    """The query's content words, stemmed (single letters, such as the "s" of "Maya's", are not words;
+    single digits are)."""
+    return {_stem(w) for w in (t.lower() for t in _WORD.findall(query))
+            if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
 
 
 def word_stems(text: str) -> set[str]:

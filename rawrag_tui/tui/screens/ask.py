@@ -141,6 +141,8 @@ class AskScreen(RawragScreen):
         citations = self.query_one("#citations", OptionList)
         citations.set_options(options)
         notes = ""
+        if field(answer, "unsupported"):
+            notes += " · no message says this: it may be a guess"
         if field(answer, "superseded"):
             notes += f" · {field(answer, 'superseded')} older message(s) left out: a later one changed them"
         self.query_one("#citations-title", Label).update(
