@@ -133,7 +133,7 @@ class LlamaReader:
         context_cap: int = 8192,
         gpu_layers: str | int = "auto",
         threads: int = 0,
-        batch: int = 512,
+        batch: int = 256,
     ):
         llama_cpp = _import_llama_cpp()
         from llama_cpp import _internals

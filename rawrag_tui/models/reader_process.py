@@ -75,7 +75,7 @@ class ReaderLaunch:
     context_cap: int = 8192
     gpu_layers: str = "auto"
     threads: int = 0
-    batch: int = 512
+    batch: int = 256
     #: Seconds without a sign of life (a progress report or a token) before
     #: the child is taken for hung and killed.
     timeout: float = 120.0
