@@ -80,6 +80,9 @@ def message_rows(conv: Conversation) -> list[MessageRow]:
 
 
 class Memory:
+    #: The export formats ``import_path`` reads (besides "auto").
+    FORMATS = importers.FORMATS
+
     def __init__(self, settings: Settings, store: Store, embedder: Embedder | None = None,
                  reranker: Reranker | None = None):
         self.settings = settings
@@ -135,6 +138,15 @@ class Memory:
                 self.store.meta_set(key, self.embedder.fingerprint)
 
     # -- import and index ---------------------------------------------------
+
+    @staticmethod
+    def detect_format(path: str | Path) -> str:
+        """The export format ``path`` holds (by content), or a UserError saying why not."""
+        path = Path(path).expanduser()
+        if not path.exists():
+            raise UserError(f"{path}: no such file or folder")
+        with ExportSource(path) as source:
+            return importers.detect(source)
 
     def import_path(self, path: str | Path, fmt: str = "auto", *, embed: bool = True, dry_run: bool = False,
                     progress: Progress | None = None) -> ImportReport:
@@ -240,6 +252,14 @@ class Memory:
             self._reader = load_reader(self.settings, gpu_layers)
             self._reader_gpu_layers = gpu_layers
         return self._reader
+
+    @staticmethod
+    def require_reader() -> None:
+        """One ModelError line now, before any work, when no reader can run
+        (llama-cpp-python missing), instead of at the first question."""
+        from .models.reader_process import require_llama_cpp
+
+        require_llama_cpp()
 
     def evidence_tokens(self) -> int:
         """The reader's evidence budget: ``reader.evidence_tokens``, or the profile's measured one."""

@@ -62,7 +62,7 @@ def test_status(snap_compare, filled, monkeypatch):
     from rawrag_tui.tui.screens import status
 
     # The device and the file size depend on the machine; pin them for the picture.
-    monkeypatch.setattr(status, "execution_device", lambda settings: "CPUExecutionProvider (pinned for the snapshot)")
+    monkeypatch.setattr(status, "execution_device", lambda memory: "CPUExecutionProvider (pinned for the snapshot)")
     monkeypatch.setattr(status, "size_text", lambda n: "1.0 MB")
     filled.ask = None  # the same picture whether or not this build has the reader
     real_status = filled.status  # the fingerprint changes with embedder settings; pin it too

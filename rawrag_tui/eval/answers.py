@@ -45,9 +45,7 @@ def load_scorer() -> Scorer:
 def require_reader() -> None:
     """Fail with one line (a ModelError) before any history is imported when
     llama-cpp-python, which every reader runs on, is not installed."""
-    from ..models.reader_process import require_llama_cpp
-
-    require_llama_cpp()
+    Memory.require_reader()
 
 
 def ask(memory: Memory, question: str, date: str | None, result: SearchResult | None = None) -> Read:

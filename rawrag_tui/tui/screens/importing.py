@@ -9,23 +9,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, ProgressBar, Static
 
-from ... import importers
 from ...errors import UserError
-from ...importers.source import ExportSource
 from .. import keys
 from ..service import Cancelled, ProgressMeter, human_duration
 from ..widgets.paths import PathInput
 from .base import RawragScreen
 
 UNITS = {"import": "messages", "parse": "messages", "embed": "windows"}
-
-
-def detect_format(path: str) -> str:
-    """The format an export holds, or raise UserError saying why not."""
-    if not Path(path).expanduser().exists():
-        raise UserError(f"{path}: no such file or folder")
-    with ExportSource(Path(path).expanduser()) as source:
-        return importers.detect(source)
 
 
 class ImportScreen(RawragScreen):
@@ -71,7 +61,7 @@ class ImportScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="detect")
     def detect(self, path: str) -> None:
         try:
-            text = f"format: {detect_format(path)} (detected)"
+            text = f"format: {self.app.memory.detect_format(path)} (detected)"
         except UserError as exc:
             text = f"format: not recognised: {exc}"
         except OSError as exc:

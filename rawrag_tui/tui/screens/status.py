@@ -14,14 +14,10 @@ from ..service import ProgressMeter, human_duration
 from .base import RawragScreen
 
 
-def execution_device(settings) -> str:
-    try:
-        from ...models.runtime import provider_report
-
-        report = provider_report(settings.models.device)
-    except Exception as exc:  # a missing runtime is a status to show, not a crash
-        return f"unknown ({exc})"
-    return f"{report['provider']} ({report['why']})"
+def execution_device(memory) -> str:
+    """Which device the models run on and why, as the facade reports it."""
+    report = memory.device()
+    return f"{report['device'] or 'none'} ({report['reason']})"
 
 
 def size_text(n: int) -> str:
@@ -63,7 +59,7 @@ class StatusScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="status")
     def load(self) -> None:
         status = self.gate("status")
-        device = execution_device(self.app.memory.settings)
+        device = execution_device(self.app.memory)
         self.app.call_from_thread(self.show, status, device)
 
     def show(self, st: dict, device: str) -> None:
