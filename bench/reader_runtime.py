@@ -17,7 +17,6 @@ measured in the same run (machines here are noisy). Run by hand:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -29,17 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rawrag_tui.doctor import cpu_flags  # noqa: E402
+from rawrag_tui.doctor import cpu_flags, demo_evidence  # noqa: E402
 from rawrag_tui.models.gguf import BUNDLED_READER  # noqa: E402
 from rawrag_tui.models.reader_process import ReaderProcess, compiled_features, packaged_launch  # noqa: E402
 from rawrag_tui.retrieval.prompts import build_prompt  # noqa: E402
 from rawrag_tui.settings import load_settings  # noqa: E402
-
-
-def demo_evidence(lines: int) -> str:
-    rows = [json.loads(x) for x in (ROOT / "rawrag_tui" / "data" / "demo.jsonl").read_text().splitlines() if x]
-    return "\n".join(f"[{n}] {rows[(n - 1) % len(rows)]['timestamp'][:10]}, {rows[(n - 1) % len(rows)]['speaker']}: "
-                     f"{rows[(n - 1) % len(rows)]['text']}" for n in range(1, lines + 1))
 
 
 def prompt(rep: int, question: str = "Where does Jordan live now?", lines: int = 40) -> str:

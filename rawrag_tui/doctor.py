@@ -13,6 +13,7 @@ its shape). Nothing here is a face: ``Memory.doctor`` calls :func:`diagnose`.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -21,7 +22,6 @@ import stat
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -155,18 +155,29 @@ def check_reranker(settings: Settings) -> Check:
                  details={"name": model.name, "load_seconds": round(load_s, 3), "run_seconds": round(run_s, 4)})
 
 
+@functools.lru_cache(maxsize=1)
+def _demo_rows() -> tuple[dict, ...]:
+    from .demo import demo_path
+
+    return tuple(json.loads(line) for line in demo_path().read_text(encoding="utf-8").splitlines() if line)
+
+
+def demo_evidence(lines: int) -> str:
+    """``lines`` numbered evidence lines from the demo history, repeating it as needed."""
+    rows = _demo_rows()
+    picked = (rows[i % len(rows)] for i in range(lines))
+    return "\n".join(f"[{n}] {r['timestamp'][:10]}, {r['speaker']}: {r['text']}" for n, r in enumerate(picked, 1))
+
+
 def reader_prompt(count_tokens: Callable[[str], int]) -> tuple[str, str]:
     """A real question over the demo history, grown to 512+ reader tokens."""
     from .retrieval.prompts import build_prompt
 
-    rows = [json.loads(line) for line in
-            (resources.files("rawrag_tui") / "data" / "demo.jsonl").read_text(encoding="utf-8").splitlines() if line]
     question = "Where does Jordan live now?"
-    lines: list[str] = []
+    lines = 0
     while True:
-        row = rows[len(lines) % len(rows)]
-        lines.append(f"[{len(lines) + 1}] {row['timestamp'][:10]}, {row['speaker']}: {row['text']}")
-        prompt = build_prompt(question, "\n".join(lines), "2026-12-01", "plain")
+        lines += 1
+        prompt = build_prompt(question, demo_evidence(lines), "2026-12-01", "plain")
         if count_tokens(prompt) >= READER_PROMPT_TOKENS:
             return question, prompt
 
