@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine (README):
 #   make demo   - the bundled default, end to end, offline
-#   make test   - the whole suite
+#   make test   - ruff and mypy (make lint), then the whole suite
 # Each creates and fills .venv when it is missing or pyproject.toml changed.
 # The reader's llama-cpp-python is built once, portably (x86-64-v3, no AMX,
 # never -march=native), by rawrag_tui/models/reader_build.py into its own
@@ -13,7 +13,7 @@ BIN    := $(VENV)/bin
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 comma := ,
 
-.PHONY: demo test bench app clean-venv
+.PHONY: demo lint test bench app package clean-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,12 @@ $(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed-all
 demo: $(VENV)/.installed-core
 	$(BIN)/rawrag demo
 
-test: $(VENV)/.installed-all
+# Lint and type checks first: seconds, against minutes of tests.
+lint: $(VENV)/.installed-all
+	$(BIN)/ruff check rawrag_tui tests bench
+	$(BIN)/mypy rawrag_tui
+
+test: lint
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-bench
@@ -51,6 +56,11 @@ bench: $(VENV)/.installed-bench
 
 app: $(VENV)/.installed-core
 	$(BIN)/rawrag
+
+# The standalone one-folder build, dist/rawrag/ (runs without Python), made
+# from the wheel in a venv of its own: packaging/README.md.
+package:
+	PYTHON=$(PYTHON) bash packaging/pyinstaller/build.sh
 
 clean-venv:
 	rm -rf $(VENV)

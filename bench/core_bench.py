@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -54,7 +53,7 @@ def synth(path: Path, messages: int, words_per_message: int, per_conv: int = 200
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def fill_random_vectors(mem, seed: int = 3) -> int:
@@ -87,7 +86,8 @@ def search_latency(mem, label: str, repeats: int) -> list[dict]:
         p50, p95 = percentile(times, 0.5), percentile(times, 0.95)
         if mode == "lexical":
             lexical_p50 = p50
-        rows.append({"name": f"search {mode} p50 @ {label}", "value": p50, "unit": "ms", "reference_value": lexical_p50})
+        rows.append({"name": f"search {mode} p50 @ {label}", "value": p50, "unit": "ms",
+                     "reference_value": lexical_p50})
         rows.append({"name": f"search {mode} p95 @ {label}", "value": p95, "unit": "ms"})
     return rows
 
@@ -129,8 +129,9 @@ def run(quick: bool = False) -> list[dict]:
         tmp = Path(tmp)
         chat = synth(tmp / "chat.jsonl", small_msgs, 12)
         t = time.perf_counter()
-        for line in open(chat, encoding="utf-8"):
-            json.loads(line)
+        with open(chat, encoding="utf-8") as handle:
+            for line in handle:
+                json.loads(line)
         parse_rate = small_msgs / (time.perf_counter() - t)
         mem = Memory.open(tmp / "home-small")
         t = time.perf_counter()

@@ -57,8 +57,8 @@ def run(quick: bool = False) -> list[dict]:
         result = runner.run("locomo", str(path), haystacks, [Setting(m, 15, 128) for m in modes],
                             primary=locomo.LEVEL, root=Path(tmp) / "stores")
     summaries = [s["all"] for s in result.summaries()]
-    rows = [{"name": f"embed {result.windows} windows", "value": result.windows / result.embed_s if result.embed_s else 0.0,
-             "unit": "windows/s"}]
+    rows = [{"name": f"embed {result.windows} windows",
+             "value": result.windows / result.embed_s if result.embed_s else 0.0, "unit": "windows/s"}]
     lexical_ms = summaries[0].search_ms_mean
     for mode, s in zip(modes, summaries):
         rows.append({"name": f"search {mode} k=15", "value": s.search_ms_mean, "unit": "ms/question",

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         questions = [(s, q) for s in samples for q in s["qa"] if q.get("category") in CATEGORY and "answer" in q]
         if args.limit:
             questions = questions[: args.limit]
-        out = open(args.out, "w", encoding="utf-8") if args.out else None
+        out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed after the loop)
         for i, (sample, qa) in enumerate(questions, 1):
             asked = last_session_date(sample)
             t0 = time.perf_counter()
@@ -142,8 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             if out:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()  # a long run stopped early keeps what it measured
-            print(f"{i:3d} c{qa['category']} F1 {score:.2f} {seconds:5.1f}s  {qa['question'][:60]!r} -> {ans.answer[:70]!r}",
-                  file=sys.stderr)
+            print(f"{i:3d} c{qa['category']} F1 {score:.2f} {seconds:5.1f}s  "
+                  f"{qa['question'][:60]!r} -> {ans.answer[:70]!r}", file=sys.stderr)
         if out:
             out.close()
 
@@ -162,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     later = rows[1:] or rows  # the first question also pays for loading the reader
     print(f"  seconds/question: {statistics.mean(r['seconds'] for r in rows):.1f} mean, "
           f"{statistics.median(r['seconds'] for r in later):.1f} median after the first "
-          f"(search {statistics.mean(r['search_s'] for r in later):.1f}, read {statistics.mean(r['read_s'] for r in later):.1f}, "
+          f"(search {statistics.mean(r['search_s'] for r in later):.1f}, "
+          f"read {statistics.mean(r['read_s'] for r in later):.1f}, "
           f"first token {statistics.mean(r['first_token_s'] for r in later):.1f})")
     print(f"  evidence tokens: {statistics.mean(r['evidence_tokens'] for r in rows):.0f} mean; "
           f"windows dropped to fit: {sum(r['dropped_windows'] for r in rows)}; "

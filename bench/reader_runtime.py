@@ -81,7 +81,8 @@ def isolation(settings, reps: int) -> None:
             started = time.perf_counter()
             reader = (LlamaReader(path, threads=settings.models.threads) if mode == "in process"
                       else ReaderProcess(packaged_launch(BUNDLED_READER, settings)))
-            for phase, text in (("cold", prompt(100 + rep)), ("warm", prompt(200 + rep, "What is Jordan's dog called?"))):
+            phases = (("cold", prompt(100 + rep)), ("warm", prompt(200 + rep, "What is Jordan's dog called?")))
+            for phase, text in phases:
                 if phase == "warm":
                     started = time.perf_counter()
                 first = None

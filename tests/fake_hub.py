@@ -107,9 +107,11 @@ class FakeHub:
                 for key, data in hub.files.items():
                     if not key.startswith(repo + "/"):
                         continue
-                    entry = {"rfilename": key[len(repo) + 1 :], "size": len(data), "blobId": hashlib.sha1(data).hexdigest()}
+                    entry = {"rfilename": key[len(repo) + 1 :], "size": len(data),
+                             "blobId": hashlib.sha1(data).hexdigest()}
                     if key in hub.lfs:
-                        entry["lfs"] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "pointerSize": 134}
+                        entry["lfs"] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data),
+                                        "pointerSize": 134}
                     siblings.append(entry)
                 if not siblings:
                     self.send_response(404)
@@ -117,7 +119,9 @@ class FakeHub:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                body = json.dumps({"id": repo, "modelId": repo, "sha": COMMIT, "siblings": siblings, "private": False}).encode()
+                body = json.dumps(
+                    {"id": repo, "modelId": repo, "sha": COMMIT, "siblings": siblings, "private": False}
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -128,7 +132,7 @@ class FakeHub:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def start(self) -> "FakeHub":
+    def start(self) -> FakeHub:
         self.thread.start()
         return self
 

@@ -6,7 +6,7 @@ import pytest
 
 from rawrag_tui.demo import demo_path
 
-from .conftest import LOCOMO, run_cli, write_jsonl
+from .conftest import run_cli, write_jsonl
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def test_import_json_contract_and_progress_on_stderr(demo_home):
 
 def test_reimport_reports_nothing_new(demo_home):
     home, _ = demo_home
-    code, out, err = run_cli("import", str(demo_path()), home=home)
+    code, out, _err = run_cli("import", str(demo_path()), home=home)
     assert code == 0 and "added 0 of 44 messages" in out and "imported before" in out
 
 
@@ -35,7 +35,8 @@ def test_status_json_contract(demo_home):
     info = json.loads(out)
     assert code == 0
     assert {"sources", "conversations", "messages", "windows", "pending_embeddings", "profile", "home"} <= set(info)
-    assert (info["messages"], info["pending_embeddings"], info["profile"], info["home"]) == (44, 0, "bundled", str(home))
+    assert (info["messages"], info["pending_embeddings"], info["profile"], info["home"]) == (
+        44, 0, "bundled", str(home))
 
 
 def test_search_json_hit_contract(demo_home):
@@ -71,7 +72,8 @@ def test_human_search_explain(demo_home):
 @pytest.mark.parametrize(
     "content, name, fragment",
     [
-        ('{"conversation": "c", "speaker": "a", "text": "x"}\n{oops\n', "broken.jsonl", "line 2"),
+        # One bad line is skipped and reported; most lines bad is the wrong format: an error.
+        ('{"conversation": "c", "speaker": "a", "text": "x"}\n{oops\n{again\n', "broken.jsonl", "line 2"),
         ('[{"conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": [{"speaker": "A"}]}}]',
          "broken.json", "session_1[0]"),
     ],

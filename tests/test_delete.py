@@ -46,7 +46,8 @@ def test_delete_conversation_leaves_no_trace_in_the_file(open_memory, tmp_path, 
 def test_delete_source_removes_what_that_import_added(open_memory, tmp_path, home):
     mem = open_memory()
     first = mem.import_path(history(tmp_path, "a.jsonl", "chat", n=6))
-    rows = [{"conversation": "chat", "id": "late", "timestamp": "2025-04-01T10:00:00Z", "speaker": "Kim", "text": SECRET}]
+    rows = [{"conversation": "chat", "id": "late", "timestamp": "2025-04-01T10:00:00Z", "speaker": "Kim",
+             "text": SECRET}]
     second = mem.import_path(write_jsonl(tmp_path / "b.jsonl", rows))
     assert second.messages_added == 1
     mem.delete_source(second.source_id)

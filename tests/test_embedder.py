@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from rawrag_tui.errors import ModelError
-from rawrag_tui.models import minilm
-from rawrag_tui.models.minilm import MODEL_FILE, MiniLMEmbedder, PinnedFile, verified_path
+from rawrag_tui.models.minilm import MODEL_FILE, WEIGHTS_FILE, MiniLMEmbedder, PinnedFile, verified_path
 
 
 def test_vectors_are_normalised_and_meaningful(embedder):
@@ -26,7 +25,7 @@ def test_batch_composition_and_order_do_not_change_vectors(embedder):
 
 
 def test_fingerprint_names_model_dims_weights_and_length(embedder):
-    assert embedder.fingerprint == f"all-MiniLM-L6-v2-int8:384:{MODEL_FILE.sha256[:16]}:max256"
+    assert embedder.fingerprint == f"all-MiniLM-L6-v2-{embedder.variant}-fused1:384:{WEIGHTS_FILE.sha256[:16]}:max256"
 
 
 def test_checksum_mismatch_is_refused(tmp_path):

@@ -48,7 +48,7 @@ def test_eval_text_report_and_longmemeval(tmp_path):
 def test_eval_user_errors_are_one_line(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"conversation": 3}')
-    code, out, err = run_cli("eval", "locomo", str(bad))
+    code, _out, err = run_cli("eval", "locomo", str(bad))
     assert code == 1 and err.count("\n") == 1 and "rawrag: error:" in err and "bad.json" in err
     code, _, err = run_cli("eval", "locomo", str(tmp_path / "missing.json"))
     assert code == 1 and "no such file" in err

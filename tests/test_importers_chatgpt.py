@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -16,7 +16,7 @@ SHARDED = FIXTURES / "chatgpt" / "sharded"
 
 
 def test_single_file_layout_main_branch_then_kept_branches():
-    convs, stats = parse_all(chatgpt, SINGLE)
+    convs, _stats = parse_all(chatgpt, SINGLE)
     assert [c.external_id for c in convs] == ["c-0001", "c-0002", "c-0004"]
     lisbon = by_id(convs)["c-0001"]
     assert lisbon.title == "Trip to Lisbon" and lisbon.kind == "chat"
@@ -36,7 +36,7 @@ def test_single_file_layout_main_branch_then_kept_branches():
     ]
     first = lisbon.messages[0]
     assert first.speaker == "User" and first.role == "user"
-    assert first.timestamp == datetime(2024, 5, 1, 8, 0, tzinfo=timezone.utc)
+    assert first.timestamp == datetime(2024, 5, 1, 8, 0, tzinfo=UTC)
     assert main[1].speaker == "ChatGPT" and main[1].extra == {"model": "gpt-4o"}
     # The image pointer names the file that lies beside the JSON.
     assert main[2].captions == ("image: file-AbC123-tram.png",)
@@ -52,7 +52,9 @@ def test_single_file_skips_are_counted_and_broken_conversation_reported():
         "thoughts": 2,
         "tool": 2,
         "system": 1,
+        "unreadable": 1,  # the broken conversation, with its place
     }
+    assert stats.places[0]["where"].startswith("conversations[2]")
     assert len(stats.errors) == 1
     assert "conversations[2]" in stats.errors[0] and "c-0003" in stats.errors[0]
     assert "mapping" in stats.errors[0]
@@ -130,7 +132,7 @@ def test_truncated_file_raises_located_error(tmp_path):
         (b"", "empty file"),
         (b"[]", "no conversations"),
         (b'{"conversations": []}', "no conversations"),
-        (b'"just a string"', "expected a JSON array"),
+        (b'"just a string"', "expected a JSON list"),
         (b"[1, 2, 3]", "all 3 conversations are broken"),
     ],
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -34,7 +34,7 @@ def test_branches_rebuilt_newest_leaf_shown():
     ]
     assert [m.speaker for m in conv.messages[:2]] == ["User", "Claude"]
     assert conv.messages[2].attachments == ("notes.txt",)
-    assert conv.messages[0].timestamp == datetime(2025, 2, 1, 10, tzinfo=timezone.utc)
+    assert conv.messages[0].timestamp == datetime(2025, 2, 1, 10, tzinfo=UTC)
 
 
 def test_old_linear_export_null_time_and_files_only_message():
@@ -47,7 +47,7 @@ def test_old_linear_export_null_time_and_files_only_message():
 
 def test_skips_counted_and_broken_conversation_reported():
     _, stats = parse_all(claude, EXPORT)
-    assert dict(stats.skipped) == {"tool": 2, "thoughts": 1, "empty_conversation": 1}
+    assert dict(stats.skipped) == {"tool": 2, "thoughts": 1, "empty_conversation": 1, "unreadable": 1}
     assert len(stats.errors) == 1 and "conversations[2]" in stats.errors[0] and "c3-uuid" in stats.errors[0]
 
 
@@ -64,7 +64,12 @@ def test_chatgpt_export_not_claimed():
         assert not claude.detect(source)
 
 
-@pytest.mark.parametrize("content, problem", [(b"[]", "no conversations"), (b"{}", "expected a JSON array"), (b'[{"uuid": ', "malformed JSON")])
+@pytest.mark.parametrize("content, problem", [
+    (b"[]", "no conversations"),
+    (b"{}", "all 1 conversations are broken"),
+    (b'"text"', "expected a JSON array"),
+    (b'[{"uuid": ', "malformed JSON"),
+])
 def test_bad_files(tmp_path, content, problem):
     (tmp_path / "conversations.json").write_bytes(content)
     with pytest.raises(ImportFormatError, match=problem):

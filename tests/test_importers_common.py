@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -31,8 +31,8 @@ def test_tree_order_survives_cycles_and_dangling_parents():
 
 
 def test_from_unix_exact_and_bounded():
-    assert c.from_unix("1709280060.000300") == datetime(2024, 3, 1, 8, 1, 0, 300, tzinfo=timezone.utc)
-    assert c.from_unix(0) == datetime(1970, 1, 1, tzinfo=timezone.utc)
+    assert c.from_unix("1709280060.000300") == datetime(2024, 3, 1, 8, 1, 0, 300, tzinfo=UTC)
+    assert c.from_unix(0) == datetime(1970, 1, 1, tzinfo=UTC)
     assert c.from_unix(None) is None
     for bad in ("1e9", "-5", "١٢٣", True, 1e300, float("nan"), "99999999999999"):
         with pytest.raises(ValueError):
@@ -40,8 +40,8 @@ def test_from_unix_exact_and_bounded():
 
 
 def test_from_iso_zone_handling():
-    assert c.from_iso("2024-04-01T18:00:00+02:00") == datetime(2024, 4, 1, 16, tzinfo=timezone.utc)
-    assert c.from_iso("2024-04-01T18:00:00Z") == datetime(2024, 4, 1, 18, tzinfo=timezone.utc)
+    assert c.from_iso("2024-04-01T18:00:00+02:00") == datetime(2024, 4, 1, 16, tzinfo=UTC)
+    assert c.from_iso("2024-04-01T18:00:00Z") == datetime(2024, 4, 1, 18, tzinfo=UTC)
     assert c.from_iso("2024-04-01T18:00:00", naive_ok=True) == datetime(2024, 4, 1, 18)
     with pytest.raises(ValueError):
         c.from_iso("2024-04-01T18:00:00")

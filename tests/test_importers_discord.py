@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -30,9 +30,9 @@ def test_messages_speakers_times_replies():
     general = by_id(parse_all(discord, GUILD)[0])["456"]
     got = {m.external_id: m for m in general.messages}
     assert (got["5001"].speaker, got["5001"].text) == ("Alice", "Who's in for Saturday?")
-    assert got["5001"].timestamp == datetime(2024, 4, 1, 16, 0, tzinfo=timezone.utc)  # +02:00 to UTC
+    assert got["5001"].timestamp == datetime(2024, 4, 1, 16, 0, tzinfo=UTC)  # +02:00 to UTC
     assert (got["5002"].text, got["5002"].parent_external_id) == ("Me! :boot:", "5001")
-    assert got["5002"].timestamp == datetime(2024, 4, 1, 16, 1, 30, 500000, tzinfo=timezone.utc)
+    assert got["5002"].timestamp == datetime(2024, 4, 1, 16, 1, 30, 500000, tzinfo=UTC)
     assert got["5004"].attachments == ("map.png",)
     assert (got["5006"].speaker, got["5006"].role, got["5006"].text) == ("Carl-bot", "other", "Weather\nSunny, 18°C")
     assert got["5007"].attachments == ("sticker thumbs",) and got["5007"].extra == {"edited": True}
@@ -59,19 +59,24 @@ def test_zip_and_single_file_detection(tmp_path):
 
 def test_empty_channel_is_an_error(tmp_path):
     path = tmp_path / "x [1].json"
-    path.write_text(json.dumps({"guild": {"id": "0", "name": "Direct Messages"}, "channel": {"id": "1", "type": "DirectTextChat", "name": "x"}, "messages": [], "messageCount": 0}))
+    path.write_text(json.dumps({"guild": {"id": "0", "name": "Direct Messages"},
+                                "channel": {"id": "1", "type": "DirectTextChat", "name": "x"},
+                                "messages": [], "messageCount": 0}))
     with pytest.raises(ImportFormatError, match="no messages"):
         parse_all(discord, path)
 
 
-def test_bad_timestamp_is_located(tmp_path):
+def test_bad_timestamp_skips_that_message_with_its_place(tmp_path):
     folder = copy_fixture("discord/dm", tmp_path / "dm")
     path = next(folder.iterdir())
     data = json.loads(path.read_text())
+    before = len(parse_all(discord, folder)[0][0].messages)
     data["messages"][1]["timestamp"] = "yesterday"
     path.write_text(json.dumps(data))
-    with pytest.raises(ImportFormatError, match=r"messages\[1\].*timestamp"):
-        parse_all(discord, folder)
+    convs, stats = parse_all(discord, folder)
+    assert len(convs[0].messages) == before - 1
+    assert stats.unreadable == 1 and stats.places[0]["where"] == "messages[1]"
+    assert "timestamp" in stats.places[0]["problem"]
 
 
 def test_other_exports_not_claimed():

@@ -54,8 +54,9 @@ def _run(fmt: str, folder: Path, as_zip: bool, tmp: Path) -> None:
     except ImportFormatError:
         return
     with source:
-        for name in OURS:  # detectors only look: they never raise
-            assert importlib.import_module(FORMATS[name]).detect(source) in (True, False)
+        for name in OURS:  # detectors only look: they never raise; a confidence in [0, 1]
+            confidence = importlib.import_module(FORMATS[name]).detect(source)
+            assert confidence in (True, False) or 0.0 <= confidence <= 1.0
         module = importlib.import_module(FORMATS[fmt])
         stats = ParseStats()
         try:
@@ -115,7 +116,9 @@ def test_byte_mutations(fmt, data):
             elif op == "delete":
                 del raw[pos : pos + data.draw(st.integers(1, 40))]
             elif op == "insert":
-                raw[pos:pos] = data.draw(st.binary(min_size=1, max_size=12) | st.sampled_from([b'"', b"{", b"]", b",", b"\n", b"\xff"]))
+                raw[pos:pos] = data.draw(
+                    st.binary(min_size=1, max_size=12) | st.sampled_from([b'"', b"{", b"]", b",", b"\n", b"\xff"])
+                )
             elif raw:
                 raw[pos] = data.draw(st.integers(0, 255))
         member.write_bytes(bytes(raw))
@@ -137,7 +140,8 @@ def test_json_structure_mutations(fmt, data):
             path = data.draw(st.sampled_from(list(_json_paths(value))))
             delete = bool(path) and data.draw(st.booleans())
             value = _replace(value, path, data.draw(json_values), delete)
-            member.write_text(json.dumps(value, ensure_ascii=data.draw(st.booleans())), encoding="utf-8", errors="surrogatepass")
+            member.write_text(json.dumps(value, ensure_ascii=data.draw(st.booleans())),
+                              encoding="utf-8", errors="surrogatepass")
         _run(fmt, folder, data.draw(st.booleans()), tmp)
 
 

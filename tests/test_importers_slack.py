@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -82,9 +82,9 @@ def test_noise_skipped_and_counted():
 def test_times_from_ts_not_from_day_file():
     convs = by_id(parse_all(slack, WORKSPACE)[0])
     late = convs["C02"].messages[0]
-    assert late.timestamp == datetime(2024, 3, 2, 0, 30, 0, 100, tzinfo=timezone.utc)
+    assert late.timestamp == datetime(2024, 3, 2, 0, 30, 0, 100, tzinfo=UTC)
     first = convs["C01"].messages[0]
-    assert first.timestamp == datetime(2024, 3, 1, 8, 0, 0, 200, tzinfo=timezone.utc)
+    assert first.timestamp == datetime(2024, 3, 1, 8, 0, 0, 200, tzinfo=UTC)
     assert first.external_id == P
 
 
@@ -114,9 +114,13 @@ def test_malformed_day_file_names_member_and_line(tmp_path):
 
 def test_bad_ts_names_member_and_index(tmp_path):
     folder = copy_fixture("slack/workspace", tmp_path / "ws")
-    (folder / "random" / "2024-03-01.json").write_text('[{"type": "message", "user": "U01", "text": "x", "ts": "yesterday"}]')
-    with pytest.raises(ImportFormatError, match=r"random/2024-03-01.json.*\[0\].*ts"):
-        parse_all(slack, folder)
+    (folder / "random" / "2024-03-01.json").write_text(
+        '[{"type": "message", "user": "U01", "text": "x", "ts": "yesterday"}]')
+    convs, stats = parse_all(slack, folder)
+    assert "#random" not in {c.title for c in convs}
+    assert stats.unreadable == 1
+    place = stats.places[0]
+    assert place["file"].endswith("random/2024-03-01.json") and place["where"] == "[0]" and "ts" in place["problem"]
 
 
 def test_export_without_messages_is_an_error(tmp_path):
@@ -133,7 +137,8 @@ def test_chatgpt_export_not_claimed():
 
 def test_decode_edge_cases():
     directory = slack._Directory([{"id": "U1", "name": "ann"}], {"C1": "dev"})
-    assert slack.decode("<@U1|annie> <@U1> <#C1> <!everyone> <!subteam^S9>", directory) == "@annie @ann #dev @everyone @subteam"
+    assert (slack.decode("<@U1|annie> <@U1> <#C1> <!everyone> <!subteam^S9>", directory)
+            == "@annie @ann #dev @everyone @subteam")
     assert slack.decode("a &lt;b&gt; &amp;amp; <https://x.org?a=1&amp;b=2>", directory) == "a <b> &amp; https://x.org?a=1&b=2"
     assert slack.decode("<http://x.org|http://x.org> <>", directory) == "http://x.org <>"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -29,7 +29,7 @@ def test_full_export_chats_and_left_chats():
 def test_text_entities_media_replies_and_utc_times():
     mum = by_id(parse_all(telegram, FULL)[0])["1001"]
     got = {m.external_id: m for m in mum.messages}
-    assert got["2"].timestamp == datetime(2024, 6, 1, 10, 0, tzinfo=timezone.utc)  # date_unixtime, not local date
+    assert got["2"].timestamp == datetime(2024, 6, 1, 10, 0, tzinfo=UTC)  # date_unixtime, not local date
     assert got["3"].text == "Yes, the 9:15 one, see ticket (https://example.org/t/1)"
     assert (got["3"].parent_external_id, got["3"].extra) == ("2", {"edited": True})
     assert got["4"].attachments == ("photo_1@01-06-2024_12-02-00.jpg",)

@@ -87,7 +87,8 @@ def test_newer_export_keeps_ids_and_adds_new(tmp_path):
 @pytest.mark.parametrize(
     "lines, first",
     [
-        (["03/04/21, 10:00 - A: x", "05/06/21, 11:00 - B: y"], datetime(2021, 4, 3, 10, 0)),  # undecided, 24h: day first
+        # undecided, 24h: day first
+        (["03/04/21, 10:00 - A: x", "05/06/21, 11:00 - B: y"], datetime(2021, 4, 3, 10, 0)),
         (["03/04/21, 10:00 AM - A: x", "05/06/21, 11:00 AM - B: y"], datetime(2021, 3, 4, 10, 0)),  # 12h: month first
         (["03/04/21, 10:00 - A: x", "05/26/21, 11:00 - B: y"], datetime(2021, 3, 4, 10, 0)),  # a later line decides
         (["[2018/06/13 21:25:15] A: x"], datetime(2018, 6, 13, 21, 25, 15)),  # year first
@@ -106,7 +107,7 @@ def test_date_order_inferred_over_whole_file(tmp_path, lines, first):
     [
         ("13/04/21, 10:00 - A: x\n04/13/21, 10:00 - B: y\n", "mix day-first and month-first", "line 2"),
         ("01/02/21, 25:00 - A: x\n", "bad date or time", "line 1"),
-        ("hello\n01/02/21, 10:00 - A: x\n", "no chat text file", None),
+        ("hello\nworld\n01/02/21, 10:00 - A: x\n", "2 of 3 records unreadable", "line 1"),
     ],
 )
 def test_bad_text_is_a_located_error(tmp_path, content, problem, where):
@@ -118,15 +119,24 @@ def test_bad_text_is_a_located_error(tmp_path, content, problem, where):
         assert where in str(info.value)
 
 
-def test_not_utf8_is_a_located_error(tmp_path):
+def test_a_line_not_utf8_is_skipped_and_placed(tmp_path):
     path = tmp_path / "WhatsApp Chat with X.txt"
-    path.write_bytes(b"01/02/21, 10:00 - A: ok\n01/02/21, 10:01 - A: caf\xe9\n")
-    with pytest.raises(ImportFormatError, match=r"\(line 2\): not UTF-8"):
+    path.write_bytes(b"01/02/21, 10:00 - A: ok\n01/02/21, 10:01 - A: caf\xe9\n01/02/21, 10:02 - B: fine\n")
+    [conv], stats = parse_all(whatsapp, path)
+    assert [m.text for m in conv.messages] == ["ok", "fine"]
+    assert stats.places == [{"file": str(path), "where": "line 2", "problem": "not UTF-8 text"}]
+
+
+def test_a_file_mostly_not_utf8_is_refused(tmp_path):
+    path = tmp_path / "WhatsApp Chat with X.txt"
+    path.write_bytes(b"01/02/21, 10:00 - A: ok\n\xff\xfe\n\xe9\n")
+    with pytest.raises(ImportFormatError, match=r"2 of 3 records unreadable.*line 2: not UTF-8"):
         parse_all(whatsapp, path)
 
 
 def test_other_text_files_not_claimed(tmp_path):
     (tmp_path / "notes.txt").write_text("Shopping list\n- milk\n", encoding="utf-8")
-    (tmp_path / "data.jsonl").write_text('{"conversation": "a", "timestamp": "2024-01-01T00:00:00Z", "speaker": "x", "text": "y"}\n')
+    (tmp_path / "data.jsonl").write_text(
+        '{"conversation": "a", "timestamp": "2024-01-01T00:00:00Z", "speaker": "x", "text": "y"}\n')
     with ExportSource(tmp_path) as source:
         assert not whatsapp.detect(source)

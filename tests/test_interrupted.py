@@ -15,7 +15,8 @@ from .conftest import REPO, run_cli, write_jsonl
 def big_history(path, n_conv=150, per_conv=40):
     rows = [
         {"conversation": f"c{c}", "id": f"c{c}-{i}", "timestamp": f"2024-0{1 + c % 9}-1{i % 10}T10:{i % 60:02d}:00Z",
-         "speaker": ("Ada", "Bo")[i % 2], "text": f"conversation {c} message {i}: notes on sailing, bread and chess {i * c}"}
+         "speaker": ("Ada", "Bo")[i % 2],
+         "text": f"conversation {c} message {i}: notes on sailing, bread and chess {i * c}"}
         for c in range(n_conv) for i in range(per_conv)
     ]
     return write_jsonl(path, rows)

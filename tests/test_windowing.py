@@ -1,4 +1,5 @@
 import json
+from itertools import pairwise
 
 import pytest
 
@@ -25,7 +26,8 @@ def test_serialisation_is_the_papers_line():
 
 
 def test_line_by_line_encoding_equals_whole_conversation_encoding():
-    lines = locomo_lines() + ["[unknown] X: trailing spaces   ", "[unknown] Y: two\n\nparagraphs\n", "[unknown] Z: émoji 🎉."]
+    lines = locomo_lines() + [
+        "[unknown] X: trailing spaces   ", "[unknown] Y: two\n\nparagraphs\n", "[unknown] Z: émoji 🎉."]
     enc = encoding()
     whole = enc.encode_ordinary("".join(line + "\n" for line in lines))
     per_line = [t for line in lines for t in enc.encode_ordinary(line + "\n")]
@@ -41,7 +43,7 @@ def test_windows_are_256_tokens_every_224_and_cover_everything():
     assert [w.token_start for w in windows] == list(range(0, 224 * len(windows), 224))
     assert windows[-1].token_end == total
     # each window's overlap with the next is exactly 32 tokens
-    assert all(a.token_end - b.token_start == 32 for a, b in zip(windows, windows[1:]))
+    assert all(a.token_end - b.token_start == 32 for a, b in pairwise(windows))
 
 
 def test_each_window_maps_to_exactly_the_messages_it_overlaps():
@@ -67,4 +69,4 @@ def test_short_conversation_is_one_window_and_empty_is_none():
 def test_other_window_settings_are_honoured(tokens, stride):
     windows = cut_windows(locomo_lines(), WindowSettings(tokens=tokens, stride=stride))
     assert all(w.token_end - w.token_start == tokens for w in windows[:-1])
-    assert all(b.token_start - a.token_start == stride for a, b in zip(windows, windows[1:]))
+    assert all(b.token_start - a.token_start == stride for a, b in pairwise(windows))

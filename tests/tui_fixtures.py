@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from rawrag_tui.retrieval.answer import Answer, Citation
 from tests.conftest import write_jsonl
 
 DISPLAY_HOME = "~/.local/share/rawrag"
@@ -86,27 +86,6 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.app.workers.wait_for_complete()
 
 
-@dataclass
-class FakeAnswer:
-    """What the reader's Answer looks like to the UI (answer text, citations, evidence)."""
-
-    question: str
-    answer: str
-    citations: list = field(default_factory=list)
-    evidence: list = field(default_factory=list)
-    evidence_text: str = ""
-
-
-@dataclass(frozen=True)
-class FakeCitation:
-    n: int
-    external_id: str
-    conversation: str
-    timestamp: str | None
-    speaker: str
-    text: str
-
-
 def fake_ask(mem, answer_text: str = "Ben needs to renew his passport [1], which takes three weeks [2]."):
     """A stand-in for Memory.ask (the reader is tested in its own branch): searches for real,
     streams a canned answer word by word, and cites the top evidence."""
@@ -117,10 +96,9 @@ def fake_ask(mem, answer_text: str = "Ben needs to renew his passport [1], which
         if on_token:
             for word in answer_text.split(" "):
                 on_token(word + " ")
-        citations = [FakeCitation(n, m.external_id, m.conversation, m.timestamp, m.speaker, m.text)
-                     for n, m in enumerate(passport, 1)]
-        return FakeAnswer(question, answer_text, citations, passport,
-                          "\n".join(f"[{n}] {m.speaker}: {m.text}" for n, m in enumerate(passport, 1)))
+        return Answer(question, answer_text, citations=[Citation.of(n, m) for n, m in enumerate(passport, 1)],
+                      evidence=passport,
+                      evidence_text="\n".join(f"[{n}] {m.speaker}: {m.text}" for n, m in enumerate(passport, 1)))
 
     return ask
 

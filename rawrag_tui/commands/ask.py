@@ -45,11 +45,14 @@ def _short(text: str, width: int = 100) -> str:
 
 
 def print_citations(answer, out: TextIO) -> None:
-    from ..retrieval.packing import format_timestamp
+    from ..display import format_timestamp
 
     for c in answer.citations:
         print(f"  [{c.n}] {c.external_id} · {format_timestamp(c.timestamp)} · {c.speaker}: {_short(c.text)}", file=out)
     notes = []
+    if answer.reader_said:
+        notes.append(f"the reader said {answer.reader_said!r}, a date no message states; the answer is "
+                     "the date the latest message on this subject states")
     if answer.unsupported:
         notes.append("no message in the evidence says this: it may be the reader's guess (--show-evidence)")
     if answer.dropped_citations:
@@ -106,6 +109,8 @@ def run(args) -> int:
         print(json.dumps(data, ensure_ascii=False), file=out)
     else:
         print(file=out)
+        if answer.reader_said:
+            print(f"Answer: {answer.answer}", file=out)
         if (answer.citations or answer.dropped_citations or answer.dropped_windows or answer.cut_messages
                 or answer.unsupported):
             print_citations(answer, out)

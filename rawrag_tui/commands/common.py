@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 from ..memory import Memory
 from ..progress import ProgressMeter, human_duration
@@ -13,13 +13,18 @@ from ..progress import ProgressMeter, human_duration
 
 def add_common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
     """--home/--json on a subcommand; SUPPRESS keeps a top-level value intact."""
-    parser.add_argument("--home", default=argparse.SUPPRESS, help="data directory (default: RAWRAG_HOME or the platform's)")
+    parser.add_argument("--home", default=argparse.SUPPRESS,
+                        help="data directory (default: RAWRAG_HOME or the platform's)")
     if json_flag:
         parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
 
 
-def open_memory(args: argparse.Namespace, **overrides: dict) -> Memory:
-    return Memory.open(getattr(args, "home", None), **overrides)
+def open_memory(args: argparse.Namespace, **overrides: Any) -> Memory:
+    # A store upgrade that rebuilds an index reports on stderr (nothing is printed otherwise).
+    printer = ProgressPrinter()
+    memory = Memory.open(getattr(args, "home", None), progress=printer, **overrides)
+    printer.finish()
+    return memory
 
 
 def print_json(obj: Any) -> None:
@@ -34,9 +39,10 @@ class ProgressPrinter:
     logs stay readable. The figures come from the same meter the app uses.
     """
 
-    UNITS = {"import": "messages", "parse": "messages", "embed": "windows", "read": "tokens"}
+    UNITS: ClassVar[dict[str, str]] = {"import": "messages", "parse": "messages", "embed": "windows", "read": "tokens",
+                                       "rebuild full-text index": "windows"}
     #: Stages with a sentence of their own (and a bar) instead of "stage: count".
-    LABELS = {"read": "reading {total:,} tokens of evidence"}
+    LABELS: ClassVar[dict[str, str]] = {"read": "reading {total:,} tokens of evidence"}
     BAR = 20
 
     def __init__(self, stream=None, interval: float = 2.0, enabled: bool = True):
@@ -57,9 +63,13 @@ class ProgressPrinter:
         if stage in self.LABELS and total:
             filled = round(self.BAR * min(done, total) / total)
             text = (self.LABELS[stage].format(total=total) + f" [{'#' * filled}{'.' * (self.BAR - filled)}] "
-                    f"{done:,}/{total:,}, {rate:,.0f} {unit}/s")
+                    f"{done:,}/{total:,}" + (f", {rate:,.0f} {unit}/s" if rate > 0 else ""))
         else:
-            text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit}, {rate:,.1f}/s"
+            text = (f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit}"
+                    + (f", {rate:,.1f}/s" if rate > 0 else ""))
+            if stage == "embed" and total:  # the long one: a bar too
+                filled = round(self.BAR * min(done, total) / total)
+                text += f" [{'#' * filled}{'.' * (self.BAR - filled)}]"
         if eta is not None and total is not None and done < total:
             text += f", ETA {human_duration(eta)}"
         if self.tty:

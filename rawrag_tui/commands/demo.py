@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from ..demo import QUESTIONS, demo_path
+from ..display import best_messages, message_line
 from ..memory import Memory
-from ..retrieval.highlight import best_messages
-from ..retrieval.serialise import message_line
-from ..settings import default_home
 from .common import ProgressPrinter, add_common, print_json
 
 EVIDENCE_SHOWN = 3
@@ -27,7 +26,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    home = getattr(args, "home", None) or default_home() / "demo"
+    home = getattr(args, "home", None) or Memory.default_home() / "demo"
     as_json = getattr(args, "json", False)
     progress = ProgressPrinter(enabled=not as_json)
     out: dict = {"home": str(home), "questions": []}
@@ -39,11 +38,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"demo data in {home}")
             print(f"imported {report.conversations} conversations, {report.messages_added} new of "
                   f"{report.messages_seen} messages; {report.embedded} windows embedded ({report.seconds:.1f}s)\n")
-        ask = getattr(mem, "ask", None) if not args.no_ask else None
+        ask = None if args.no_ask else mem.ask
         for question in QUESTIONS:
             t = time.perf_counter()
             result = mem.search(question)
-            entry = {"question": question, "search_seconds": time.perf_counter() - t,
+            entry: dict[str, Any] = {"question": question, "search_seconds": time.perf_counter() - t,
                      "top_evidence": [], "answer": None}
             entry["top_evidence"] = [m.to_json() for m in best_messages(result, EVIDENCE_SHOWN)]
             if not as_json:
@@ -77,5 +76,8 @@ def _answer(ask, question: str, quiet: bool) -> dict | None:
         cited = ", ".join(f"[{c.n}] {c.speaker} {c.timestamp or ''}".strip() for c in answer.citations)
         if answer.unsupported:
             cited = "no message in the evidence says this: it may be the reader's guess"
+        if answer.reader_said:
+            print(f"\n   answer: {answer.answer} (no message states the reader's date; [{answer.citations[0].n}], "
+                  "the latest message on this subject, states this one)", end="")
         print(f"\n   sources: {cited or 'none cited'}   ({answer.timings.get('read', 0):.1f} s)")
     return answer.to_json()

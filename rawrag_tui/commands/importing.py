@@ -25,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         report = mem.import_path(args.path, args.format, embed=not args.no_embed, dry_run=args.dry_run,
                                  progress=progress)
+        hint = None if report.dry_run or not report.messages_added else mem.language_hint(report.source_id)
     progress.finish()
     if getattr(args, "json", False):
         print_json(report.to_json())
@@ -36,10 +37,20 @@ def run(args: argparse.Namespace) -> int:
         line += "; skipped " + ", ".join(f"{n} {kind}" for kind, n in sorted(report.skipped.items()))
     print(line)
     if report.already_imported and not report.dry_run:
-        print("this export was imported before (source %d); nothing new in it" % report.source_id
+        print(f"this export was imported before (source {report.source_id}); nothing new in it"
               if report.messages_added == 0 else f"merged into source {report.source_id}")
+    placed = set()
+    for item in report.unreadable:  # skipped records, each with its place (line or JSON path)
+        placed.add(f"{item['file']} ({item['where']}): skipped: {item['problem']}")
+        print(f"  unreadable, skipped: {item['file']} ({item['where']}): {item['problem']}")
+    unlisted = report.skipped.get("unreadable", 0) - len(report.unreadable)
+    if unlisted > 0:
+        print(f"  ... and {unlisted} more unreadable records")
     for error in report.errors:
-        print(f"warning: {error}", file=sys.stderr)
+        if error not in placed:
+            print(f"warning: {error}", file=sys.stderr)
     if not report.dry_run:
         print(f"{report.windows_written} windows written, {report.embedded} embedded, in {report.seconds:.1f}s")
+    if hint:
+        print(hint)
     return 0

@@ -1,8 +1,8 @@
 """`rawrag models`: list, pull, export, embed, rerank, use.
 
-Thin: the work is in rawrag_tui/models/manager.py; this module parses
-arguments, prints, and turns nothing into tracebacks (ModelError is a
-UserError: cli.py prints it as one line, exit 1).
+Thin: the work is behind Memory's model calls (which keep rawrag_tui/models/
+out of the faces); this module parses arguments and prints. ModelError is a
+UserError: cli.py prints it as one line, exit 1.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from ..errors import UserError
+from ..memory import Memory
 
 
 def register(subparsers: Any) -> None:
@@ -57,10 +57,8 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _settings(args: argparse.Namespace):
-    from ..settings import load_settings
-
-    return load_settings(getattr(args, "home", None))
+def _home(args: argparse.Namespace) -> str | None:
+    return getattr(args, "home", None)
 
 
 def _print_json(data: Any) -> None:
@@ -69,17 +67,12 @@ def _print_json(data: Any) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from ..models.manager import list_models
-    from ..models.runtime import describe
-
-    settings = _settings(args)
-    listing = list_models(settings)
+    listing = Memory.model_list(_home(args))
     if getattr(args, "json", False):
-        listing["runtime"] = describe(settings)
         _print_json(listing)
         return 0
     print(f"models in {listing['models_dir']}; active profile: {listing['active']}")
-    print(describe(settings))
+    print(listing["runtime"])
     for profile in listing["profiles"]:
         mark = "*" if profile["profile"] == listing["active"] else " "
         print(f"{mark} {profile['profile']}: {profile['description']}")
@@ -92,11 +85,9 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _pull(args: argparse.Namespace) -> int:
-    from ..models.manager import pull
-
-    records = pull(
+    records = Memory.model_pull(
         args.target,
-        _settings(args),
+        _home(args),
         include=args.include,
         revision=args.revision,
         progress=lambda line: print(line, file=sys.stderr),
@@ -110,9 +101,7 @@ def _pull(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from ..models.exporter import export
-
-    manifest = export(args.hf_dir, args.role, args.out, quantize=args.quantize, model_id=args.model_id)
+    manifest = Memory.model_export(args.hf_dir, args.role, args.out, quantize=args.quantize, model_id=args.model_id)
     if getattr(args, "json", False):
         _print_json(manifest)
     else:
@@ -121,25 +110,13 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open(directory: str, role: str, args: argparse.Namespace, options: dict[str, Any]):
-    from ..models.exporter import read_manifest
-    from ..models.local_models import open_model_dir
-
-    manifest = read_manifest(directory)
-    if manifest["role"] != role:
-        raise UserError(f"{directory}: made for role {manifest['role']}, not {role}")
-    if manifest["kind"] == "cross-encoder" and options:
-        raise UserError(f"{directory}: a cross-encoder takes no instruction")
-    return open_model_dir(directory, _settings(args), **options)
-
-
 def _embed(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {}
     if args.instruction:
         options["task"] = args.instruction
     if args.dims:
         options["dims"] = args.dims
-    embedder = _open(args.model, "embed", args, options)
+    embedder = Memory.model_open(args.model, "embed", _home(args), **options)
     vectors = embedder.embed(args.texts, kind=args.kind)
     _print_json({"dims": int(vectors.shape[1]), "fingerprint": embedder.fingerprint, "vectors": vectors.tolist()})
     return 0
@@ -147,19 +124,15 @@ def _embed(args: argparse.Namespace) -> int:
 
 def _rerank(args: argparse.Namespace) -> int:
     options = {"instruction": args.instruction} if args.instruction else {}
-    reranker = _open(args.model, "rerank", args, options)
+    reranker = Memory.model_open(args.model, "rerank", _home(args), **options)
     _print_json({"scores": reranker.score(args.query, args.docs)})
     return 0
 
 
 def _use(args: argparse.Namespace) -> int:
-    from ..models.manager import use
-
-    path = use(args.profile, _settings(args), force=args.force)
+    path, missing = Memory.model_use(args.profile, _home(args), force=args.force)
     print(f"{path}: [models] profile = {args.profile!r}")
-    from ..models.manager import missing_roles
-
-    if args.no_embed or missing_roles(args.profile, _settings(args)):
+    if args.no_embed or missing:
         print("run `rawrag index` to embed for its embedder (after `rawrag models pull` if it is missing)")
         return 0
     # Embed what the new profile's fingerprint lacks; texts it already has are kept.

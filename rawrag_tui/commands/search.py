@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
+from ..display import message_line
 from ..errors import UserError
-from ..retrieval.pipeline import MODES
-from ..retrieval.serialise import message_line
+from ..memory import Memory
 from ..retrieval.types import SearchResult
 from .common import add_common, open_memory, print_json
 
@@ -17,10 +17,11 @@ def register(sub) -> None:
     p = sub.add_parser("search", help="find the raw messages that match a question")
     add_common(p)
     p.add_argument("query", nargs="?")
-    p.add_argument("--mode", choices=MODES, help="default: settings retrieval.mode")
+    p.add_argument("--mode", choices=Memory.MODES, help="default: settings retrieval.mode")
     p.add_argument("--limit", type=int, metavar="K", help="windows kept (default 15)")
     p.add_argument("--candidates", type=int, metavar="N", help="recall depth per channel (default 128)")
-    p.add_argument("--batch", metavar="FILE", help='JSON lines {"id","query"} from FILE or - (stdin); one JSON line out per query')
+    p.add_argument("--batch", metavar="FILE",
+                   help='JSON lines {"id","query"} from FILE or - (stdin); one JSON line out per query')
     p.add_argument("--explain", action="store_true", help="show each hit's score and rank per channel")
     p.set_defaults(func=run)
 
@@ -34,7 +35,7 @@ def _batch_queries(source: str):
     stream = sys.stdin if source == "-" else None
     if stream is None:
         try:
-            stream = open(source, encoding="utf-8")
+            stream = open(source, encoding="utf-8")  # noqa: SIM115 (the `with stream` below closes it)
         except OSError as exc:
             raise UserError(f"{source}: cannot read: {exc.strerror}") from None
     with stream:
@@ -51,10 +52,15 @@ def _batch_queries(source: str):
 
 
 def print_result(result: SearchResult, explain: bool) -> None:
-    if not result.hits:
+    summary = result.summary()
+    if summary:
+        print(summary)
+    elif not result.hits:
         print("no matches")
     for hit in result.hits:
         head = f"#{hit.rank}  {hit.conversation}  (window {hit.window_id})"
+        if hit.match == "meaning" and result.words_found is not None:
+            head += "  [by meaning]"
         if explain:
             parts = [f"{name} {hit.scores[name]:.4f}" + (f" rank {hit.ranks[name]}" if name in hit.ranks else "")
                      for name in ("dense", "lexical", "fused", "rerank") if name in hit.scores]
@@ -74,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("give a query, or --batch FILE")
     as_json = getattr(args, "json", False)
     with open_memory(args) as mem:
+        hint = mem.empty_hint()
+        if hint:
+            raise UserError(hint)
         if args.batch is not None:
             if not as_json:
                 raise UserError("--batch writes JSON lines: add --json")

@@ -10,10 +10,10 @@ citation markers are metadata, and ``[2]`` would otherwise count as a token
 from __future__ import annotations
 
 import re
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from ..memory import Memory
-from ..retrieval.prompts import is_abstention
 from ..retrieval.types import SearchResult
 from . import metrics
 
@@ -58,4 +58,4 @@ def ask(memory: Memory, question: str, date: str | None, result: SearchResult | 
 
 def abstains(text: str) -> bool:
     """Whether an answer declines ("Not in your history.", "not mentioned", ...)."""
-    return is_abstention(text) or bool(_ABSTAINS.search(text))
+    return Memory.is_abstention(text) or bool(_ABSTAINS.search(text))

@@ -9,13 +9,13 @@ each resample. With a fixed seed the interval is reproducible.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 import numpy as np
 
 from ..errors import UserError
-from ..retrieval.pipeline import MODES
+from ..memory import Memory
 
 #: Names accepted in ``--compare`` and what they set.
 KEYS = {"mode": "mode", "k": "k", "top_k": "k", "candidates": "candidates", "n": "candidates", "rrf_k": "rrf_k"}
@@ -62,8 +62,8 @@ def parse_setting(spec: str, base: Setting) -> Setting:
         value = value.strip()
         field_name = KEYS[key]
         if field_name == "mode":
-            if value not in MODES:
-                raise UserError(f"--compare: unknown mode {value!r}; choose one of {', '.join(MODES)}")
+            if value not in Memory.MODES:
+                raise UserError(f"--compare: unknown mode {value!r}; choose one of {', '.join(Memory.MODES)}")
             changes["mode"] = value
         else:
             changes[field_name] = _positive_int(key, value)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Sequence
 
-from ..retrieval.serialise import message_line
+from ..display import message_line
+from ..memory import Memory
 from ..retrieval.types import EvidenceMessage
-from ..retrieval.windowing import count_tokens
 
 #: LoCoMo dialogue ids; some gold entries hold two ("D8:6; D9:17") or stray text.
 LOCOMO_ID = re.compile(r"D\d+:\d+")
@@ -45,7 +45,7 @@ class Coverage:
     found: int
 
     @classmethod
-    def of(cls, gold: Iterable[str], retrieved: Iterable[str]) -> "Coverage":
+    def of(cls, gold: Iterable[str], retrieved: Iterable[str]) -> Coverage:
         gold_set = set(gold)
         return cls(len(gold_set), len(gold_set & set(retrieved)))
 
@@ -69,7 +69,7 @@ def evidence_lines(messages: Sequence[EvidenceMessage]) -> str:
 
 def evidence_tokens(messages: Sequence[EvidenceMessage]) -> int:
     """cl100k tokens of the serialised evidence: what a reader would be handed."""
-    return count_tokens(evidence_lines(messages)) if messages else 0
+    return Memory.count_tokens(evidence_lines(messages)) if messages else 0
 
 
 @dataclass
@@ -152,14 +152,14 @@ def summarise(outcomes: Sequence[Outcome], primary: str) -> Summary:
     summary.search_ms_p50 = _percentile(searches, 0.5)
     summary.search_ms_p95 = _percentile(searches, 0.95)
     read = [o for o in outcomes if o.read_s is not None]
-    summary.read_s_mean = _mean([o.read_s for o in read])
+    summary.read_s_mean = _mean([o.read_s for o in outcomes if o.read_s is not None])
     summary.first_token_s_mean = _mean([o.first_token_s for o in read if o.first_token_s is not None])
-    summary.question_s_mean = _mean([o.search_s + o.read_s for o in read])
+    summary.question_s_mean = _mean([o.search_s + o.read_s for o in outcomes if o.read_s is not None])
     summary.reader_crashes = sum(1 for o in outcomes if o.error)
     scored_answers = [o for o in answerable if o.score is not None]
-    summary.answer_score = _mean([o.score for o in scored_answers])
+    summary.answer_score = _mean([o.score for o in answerable if o.score is not None])
     covered = [o for o in scored_answers if primary in o.coverage and o.coverage[primary].all]
-    summary.utilisation = _mean([o.score for o in covered])
+    summary.utilisation = _mean([o.score for o in covered if o.score is not None])
     summary.abstention_accuracy = _mean([o.score for o in outcomes if o.abstention and o.score is not None])
     return summary
 

@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..errors import ImportFormatError, UserError
-from ..importers.locomo import load_samples, parse, parse_session_date
-from ..importers.records import ParseStats
-from ..importers.source import ExportSource
 from ..memory import Memory
 from ..retrieval.types import EvidenceMessage
 from .coverage import parse_locomo_evidence
@@ -39,10 +36,10 @@ def last_session_date(conversation: dict) -> str | None:
         held = conversation.get(key.removesuffix("_date_time"))
         if _DATE_KEY.match(key) and isinstance(value, str) and value.strip() and isinstance(held, list) and held:
             try:
-                days.append(parse_session_date(value).date())
+                days.append(Memory.locomo_session_day(value))
             except ValueError:
                 continue
-    return max(days).isoformat() if days else None
+    return max(days) if days else None
 
 
 def questions_of(sample: dict, sample_id: str) -> list[Question]:
@@ -78,7 +75,7 @@ def _writer(sample: dict):
 
 def _retrieved(sample_id: str):
     def retrieved(mem: Memory, messages: Sequence[EvidenceMessage]) -> dict[str, set[str]]:
-        conversation = mem.store.conversation_id("locomo", sample_id)
+        conversation = mem.conversation_id("locomo", sample_id)
         return {LEVEL: {m.external_id for m in messages if m.conversation_id == conversation}}
 
     return retrieved
@@ -89,10 +86,7 @@ def load(path: str | Path) -> list[Haystack]:
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such file")
-    with ExportSource(path) as source:
-        samples = load_samples(source)
-        for _ in parse(source, ParseStats()):  # the importer's checks, before any store is touched
-            pass
+    samples = Memory.locomo_samples(path)  # the importer's checks, before any store is touched
     for index, sample in enumerate(samples):
         if not isinstance(sample.get("qa", []), list):
             raise ImportFormatError(path, "locomo", "'qa' must be a list", f"[{index}].qa")

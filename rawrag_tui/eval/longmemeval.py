@@ -20,9 +20,10 @@ an export anyone has of their own history.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import UserError
 from ..memory import Memory
@@ -89,7 +90,8 @@ def haystack_rows(entry: dict) -> list[dict]:
         for turn, message in enumerate(session):
             rows.append({
                 "conversation": str(session_id), "title": f"session {session_id}", "id": turn_id(str(session_id), turn),
-                "speaker": message["role"], "role": message["role"] if message["role"] in ("user", "assistant") else "other",
+                "speaker": message["role"],
+                "role": message["role"] if message["role"] in ("user", "assistant") else "other",
                 "text": message["content"], "timestamp": when,
             })
     return rows

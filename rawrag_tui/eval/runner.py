@@ -18,13 +18,11 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import ReaderCrashed
-from ..memory import Memory, Progress
-from ..models import load_embedder
-from ..models.protocols import Embedder
+from ..memory import Embedder, Memory, Progress
 from ..retrieval.types import EvidenceMessage
-from ..settings import load_settings
 from . import answers
 from .compare import Difference, Setting, paired_bootstrap
 from .coverage import Coverage, Outcome, Summary, evidence_tokens, summarise_by_group
@@ -106,7 +104,7 @@ class EvalResult:
 
     def to_json(self, details: bool = False) -> dict:
         questions = len(self.outcomes[0]) if self.outcomes else 0
-        data = {
+        data: dict[str, Any] = {
             "benchmark": self.benchmark,
             "source": self.source,
             "primary_level": self.primary,
@@ -130,7 +128,7 @@ class EvalResult:
         }
         comparisons = [None, *self.comparisons()]
         for setting, summary, diffs, outcomes in zip(self.settings, self.summaries(), comparisons, self.outcomes):
-            entry = {
+            entry: dict[str, Any] = {
                 "setting": setting.to_json(),
                 "summary": {group: s.to_json() for group, s in summary.items()},
                 "vs_first": {k: (d.to_json() if d else None) for k, d in diffs.items()} if diffs else None,
@@ -202,7 +200,7 @@ def run(
             if needs_vectors and cache is None:
                 if embedder is None:
                     started = time.perf_counter()
-                    embedder = load_embedder(load_settings(home))
+                    embedder = Memory.load_embedder(home)
                     result.model_load_s = time.perf_counter() - started
                 cache = CachedEmbedder(embedder)
             with Memory.open(home, embedder=cache) as mem:
@@ -213,7 +211,7 @@ def run(
                     started = time.perf_counter()
                     mem.index(progress)
                     result.embed_s += time.perf_counter() - started
-                counts = mem.store.counts()
+                counts = mem.counts()
                 result.haystacks += 1
                 result.messages += counts["messages"]
                 result.windows += counts["windows"]
@@ -225,7 +223,8 @@ def run(
                 for index, setting in enumerate(settings):
                     overrides = {k: v for k, v in setting.retrieval_overrides().items() if v is not None}
                     # One facade per store, settings swapped: models load once, search and reader agree.
-                    mem.settings = dataclasses.replace(mem.settings, retrieval=dataclasses.replace(configured, **overrides))
+                    mem.settings = dataclasses.replace(
+                        mem.settings, retrieval=dataclasses.replace(configured, **overrides))
                     for q in haystack.questions:
                         result.outcomes[index].append(_ask_one(mem, haystack, q, scorer))
     crashes = [o.error for outcomes in result.outcomes for o in outcomes if o.error]

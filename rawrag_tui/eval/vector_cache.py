@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from ..models.protocols import EmbedKind, Embedder
+from ..memory import Embedder, EmbedKind
 
 
 class CachedEmbedder:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import zlib
 import zipfile
-from datetime import datetime, timedelta, timezone
+import zlib
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from functools import wraps
-from typing import IO, Any, Callable, Iterator
+from typing import IO, Any
 
 from ..errors import ImportFormatError
 from .records import Conversation, Message
@@ -50,7 +51,7 @@ class Cursor:
         self.member: str | None = None
         self.where: str | None = None
 
-    def at(self, member: str | None = None, where: str | None = None) -> "Cursor":
+    def at(self, member: str | None = None, where: str | None = None) -> Cursor:
         if member is not None:
             self.member = member
         self.where = where
@@ -81,6 +82,7 @@ def guarded(fmt: str) -> Callable:
             cursor = Cursor()
             try:
                 yield from parse(source, stats, cursor=cursor)
+                stats.verdict(source.path, fmt)
             except ImportFormatError:
                 raise
             except STRUCTURAL_ERRORS + _ijson_errors() as exc:
@@ -90,6 +92,22 @@ def guarded(fmt: str) -> Callable:
         return wrapper
 
     return decorate
+
+
+def read_one(stats, source: ExportSource, member: str | None, fmt: str, where: str, build: Callable, *args):
+    """Build one record (a message, a line); one that cannot be read is
+    skipped, counted and its place kept, so one odd record never costs the file.
+
+    Returns what ``build`` returned (None for a record left out on purpose)
+    or None for an unreadable one.
+    """
+    try:
+        out = build(*args)
+    except STRUCTURAL_ERRORS as exc:
+        stats.bad(source.display(member) if member else source.path, fmt, where, describe(exc))
+        return None
+    stats.ok()
+    return out
 
 
 def _ijson_errors() -> tuple[type[BaseException], ...]:
@@ -106,7 +124,7 @@ def head(source: ExportSource, name: str, size: int = HEAD_BYTES) -> str:
     try:
         with source.open(name) as fh:
             data = fh.read(size)
-    except (OSError, *STRUCTURAL_ERRORS):
+    except (OSError,) + STRUCTURAL_ERRORS:  # one tuple: mypy cannot read a starred one
         return ""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -146,17 +164,89 @@ def load_json(source: ExportSource, name: str, fmt: str) -> Any:
         raise ImportFormatError(source.display(name), fmt, "JSON nested too deeply") from None
 
 
-class _CountingReader:
-    """A byte stream that remembers how far it has been read (for locations)."""
+#: JSON nesting a streamed member may have. Real exports nest a dozen levels;
+#: ijson keeps every open level's path, so a file nested 100,000 deep would
+#: cost memory quadratic in its depth (gigabytes) before failing.
+MAX_JSON_DEPTH = 512
+#: Bytes per slice the depth guard looks at.
+_SLICE = 4096
 
-    def __init__(self, fh: IO[bytes]):
+
+class _CountingReader:
+    """A byte stream that remembers how far it has been read (for locations),
+    and refuses JSON nested deeper than :data:`MAX_JSON_DEPTH` before ijson
+    sees it.
+
+    The guard is cheap: per 4 KiB slice it counts brackets (C speed) to bound
+    the depth from above, ignoring strings. Only when that bound passes the
+    limit (deep nesting, or brackets inside strings) does it measure the
+    exact depth once, with ijson's event parser, on a fresh read of the member.
+    """
+
+    def __init__(self, fh: IO[bytes], source: ExportSource | None = None, name: str | None = None,
+                 fmt: str = "json"):
         self._fh = fh
         self.offset = 0
+        self._source, self._name, self._fmt = source, name, fmt
+        self._estimate = 0
+        self._checked = source is None
 
     def read(self, n: int = -1) -> bytes:
         data = self._fh.read(n)
+        if not self._checked and data:
+            for start in range(0, len(data), _SLICE):
+                part = data[start:start + _SLICE]
+                opens = part.count(b"[") + part.count(b"{")
+                if self._estimate + opens > MAX_JSON_DEPTH:
+                    self._exact_check()
+                    break
+                self._estimate = max(0, self._estimate + opens - part.count(b"]") - part.count(b"}"))
         self.offset += len(data)
         return data
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> _CountingReader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _exact_check(self) -> None:
+        self._checked = True
+        assert self._source is not None and self._name is not None
+        depth = json_depth(self._source, self._name)
+        if depth > MAX_JSON_DEPTH:
+            raise ImportFormatError(
+                self._source.display(self._name), self._fmt,
+                f"JSON nested more than {MAX_JSON_DEPTH} levels deep; no export nests like that",
+            )
+
+
+def json_depth(source: ExportSource, name: str) -> int:
+    """The deepest nesting in a member, stopping as soon as it passes the limit."""
+    import ijson
+
+    depth = deepest = 0
+    with source.open(name) as fh:
+        try:
+            for event, _ in ijson.basic_parse(fh):
+                if event in ("start_map", "start_array"):
+                    depth += 1
+                    if depth > MAX_JSON_DEPTH:
+                        return depth
+                    deepest = max(deepest, depth)
+                elif event in ("end_map", "end_array"):
+                    depth -= 1
+        except Exception:  # noqa: BLE001 - malformed JSON: the real parse reports it with its place
+            pass
+    return deepest
+
+
+def json_stream(source: ExportSource, name: str, fmt: str) -> _CountingReader:
+    """A member opened for ijson, with the depth guard. Close with ``.close()``."""
+    return _CountingReader(source.open(name), source, name, fmt)
 
 
 def first_char(source: ExportSource, name: str) -> str:
@@ -180,10 +270,10 @@ def stream_items(source: ExportSource, name: str, fmt: str, prefix: str, label: 
     import ijson
 
     index = -1
-    with source.open(name) as raw:
-        reader = _CountingReader(raw)
+    with json_stream(source, name, fmt) as reader:
         try:
-            for index, item in enumerate(ijson.items(reader, prefix, use_float=True)):
+            # index outlives the loop: the error below names the item that failed.
+            for index, item in enumerate(ijson.items(reader, prefix, use_float=True)):  # noqa: B007
                 yield item
         except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError, EOFError, zlib.error) as exc:
             problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -195,7 +285,9 @@ def stream_items(source: ExportSource, name: str, fmt: str, prefix: str, label: 
             ) from None
 
 
-def scalars_before(source: ExportSource, name: str, stop_key: str, keys: set[str]) -> dict[str, Any]:
+def scalars_before(
+    source: ExportSource, name: str, stop_key: str, keys: set[str], fmt: str = "json"
+) -> dict[str, Any]:
     """Top-level scalar fields of a JSON object that precede ``stop_key``.
 
     Lets a streaming parser learn a chat's name and id without loading its
@@ -204,7 +296,7 @@ def scalars_before(source: ExportSource, name: str, stop_key: str, keys: set[str
     import ijson
 
     found: dict[str, Any] = {}
-    with source.open(name) as fh:
+    with json_stream(source, name, fmt) as fh:
         current = None
         for prefix, event, value in ijson.parse(fh, use_float=True):
             if prefix == "" and event == "map_key":
@@ -280,10 +372,10 @@ def from_unix(value: Any, what: str = "time") -> datetime | None:
         seconds = int(sec)
         if seconds >= 32503680000:
             raise ValueError(f"{what} is not a plausible time: {value!r:.40}")
-        return datetime.fromtimestamp(seconds, tz=timezone.utc) + timedelta(microseconds=int(frac[:6].ljust(6, "0")))
+        return datetime.fromtimestamp(seconds, tz=UTC) + timedelta(microseconds=int(frac[:6].ljust(6, "0")))
     if not isinstance(value, (int, float)) or not (0 <= value < 32503680000):  # before year 3000
         raise ValueError(f"{what} is not a plausible time: {value!r:.40}")
-    return datetime.fromtimestamp(value, tz=timezone.utc)
+    return datetime.fromtimestamp(value, tz=UTC)
 
 
 def from_iso(value: Any, what: str = "time", naive_ok: bool = False) -> datetime | None:
@@ -303,7 +395,7 @@ def from_iso(value: Any, what: str = "time", naive_ok: bool = False) -> datetime
         if naive_ok:
             return stamp
         raise ValueError(f"{what} has no time zone: {value!r:.40}")
-    return stamp.astimezone(timezone.utc)
+    return stamp.astimezone(UTC)
 
 
 # -- ids and titles -------------------------------------------------------------
@@ -403,27 +495,29 @@ class Salvage:
     def __init__(self, source: ExportSource, fmt: str, stats):
         self.source, self.fmt, self.stats = source, fmt, stats
         self.seen: set[str] = set()
-        self.total = self.yielded = 0
+        self.total = self.yielded = self.broken = 0
 
     def take(self, raw: Any, where: str, member: str, build: Callable, id_key: str):
         from .records import ParseStats
 
         self.total += 1
-        local = ParseStats()  # a broken conversation counts no skips
+        local = ParseStats(early_verdict=False)  # a broken conversation counts no skips
         try:
             conv = build(raw, local)
         except STRUCTURAL_ERRORS as exc:
             label = raw.get(id_key) if isinstance(raw, dict) else None
-            self.stats.errors.append(
-                f"{self.source.display(member)} {where}"
-                + (f" ({id_key} {label})" if isinstance(label, str) else "")
-                + f": skipped: {describe(exc)}"
+            self.broken += 1
+            self.stats.bad(
+                self.source.display(member), self.fmt,
+                where + (f" ({id_key} {label})" if isinstance(label, str) else ""),
+                f"unreadable conversation: {describe(exc)}",
             )
             return None
         if conv.external_id in self.seen:
             self.stats.skip("duplicate_conversation")
+            self.stats.ok()
             return None
-        self.stats.skipped.update(local.skipped)
+        self.stats.absorb(local)
         self.seen.add(conv.external_id)
         if not conv.messages:
             self.stats.skip("empty_conversation")
@@ -434,8 +528,9 @@ class Salvage:
     def finish(self, member: str) -> None:
         if self.total == 0:
             raise ImportFormatError(self.source.display(member), self.fmt, "the export holds no conversations")
-        if self.yielded == 0 and len(self.stats.errors) == self.total:
+        if self.yielded == 0 and self.broken == self.total:
+            first = self.stats.places[0] if self.stats.places else {"where": "?", "problem": "?"}
             raise ImportFormatError(
                 self.source.display(member), self.fmt,
-                f"all {self.total} conversations are broken; first: {self.stats.errors[0]}",
+                f"all {self.total} conversations are broken; first: {first['where']}: {first['problem']}",
             )

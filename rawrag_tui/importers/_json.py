@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import ImportFormatError
@@ -17,7 +17,9 @@ def loads(data: bytes, path: object, fmt: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ImportFormatError(path, fmt, f"invalid JSON: {exc.msg}", f"line {exc.lineno}, column {exc.colno}") from None
+        raise ImportFormatError(
+            path, fmt, f"invalid JSON: {exc.msg}", f"line {exc.lineno}, column {exc.colno}"
+        ) from None
     except RecursionError:
         raise ImportFormatError(path, fmt, "JSON nested too deeply") from None
 
@@ -33,11 +35,11 @@ def parse_time(value: Any) -> datetime | None:
     if isinstance(value, bool):
         raise ValueError(f"not a time: {value!r}")
     if isinstance(value, (int, float)):
-        return datetime.fromtimestamp(float(value), tz=timezone.utc)
+        return datetime.fromtimestamp(float(value), tz=UTC)
     if isinstance(value, str):
         text = value.strip()
         try:
-            return datetime.fromtimestamp(float(text), tz=timezone.utc)
+            return datetime.fromtimestamp(float(text), tz=UTC)
         except ValueError:
             pass
         return datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -16,10 +16,12 @@ and skipped; a file that is not JSON at all stops the import.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import ImportFormatError
 from . import _common as c
+from . import _sniff
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
@@ -32,38 +34,80 @@ _THOUGHTS = {"thoughts", "reasoning_recap"}
 _SPEAKERS = {"user": "User", "assistant": "ChatGPT", "system": "System"}
 
 
-def _members(source: ExportSource) -> list[str]:
-    found = [n for n in source.names() if _MEMBER.search(n) and "__MACOSX" not in n]
-    # conversations.json first, then the shards in number order.
-    return sorted(found, key=lambda n: (int(_MEMBER.search(n).group(1) or -1), n))
+#: Ties with another format are broken toward files named like ChatGPT's.
+NAME_HINT = _MEMBER
 
 
-def detect(source: ExportSource) -> bool:
-    for name in _members(source)[:1]:
-        text = c.head(source, name)
-        return '"mapping"' in text and '"chat_messages"' not in text
-    return False
+def _conversations_at(head: _sniff.JsonHead) -> str | None:
+    """Where a member's conversations are (ijson prefix): a list, a
+    ``{"conversations": [...]}`` wrapper, or one conversation object."""
+    if head.top == "array":
+        return "item"
+    if head.top == "map":
+        return "conversations.item" if head.has("", "conversations") else ""
+    return None
+
+
+def sniff(source: ExportSource, name: str) -> float:
+    """1.0 for conversations with a ``mapping`` tree (Claude's have ``chat_messages``)."""
+    head = _sniff.head_of(source, name)
+    where = _conversations_at(head)
+    if where is None or head.any_key(where, {"chat_messages"}):
+        return 0.0
+    if head.has(where, "mapping"):
+        return 1.0
+    if head.any_key(where, {"current_node", "default_model_slug"}) and head.has(where, "title"):
+        return 0.9
+    return 0.0
+
+
+def _members(source: ExportSource, forced: bool = False) -> list[str]:
+    """The members holding conversations, by content (any name), shards in order."""
+    if source.kind == "file":
+        return source.names() if forced or sniff(source, source.names()[0]) else []
+    found = [
+        n for n in _sniff.candidates(source, (".json",), limit=None)
+        if sniff(source, n) or (_MEMBER.search(n) and not _sniff.head_of(source, n).any_key("item", {"chat_messages"}))
+    ]
+
+    def order(n: str) -> tuple:
+        match = _MEMBER.search(n)
+        return (0, int(match.group(1) or -1), n) if match else (1, 0, n)
+
+    return sorted(found, key=order)
+
+
+def detect(source: ExportSource) -> float:
+    return max((sniff(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
 
 
 @c.guarded(NAME)
 def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
-    members = _members(source)
+    members = _members(source, forced=True)
     if not members:
-        raise ImportFormatError(source.path, NAME, "no conversations.json or conversations-NNN.json found")
+        raise ImportFormatError(
+            source.path, NAME, "no JSON member holds ChatGPT conversations (a list of objects with a 'mapping')"
+        )
     files = _file_index(source)
     salvage = c.Salvage(source, NAME, stats)
     for member in members:
         cursor.at(member, None)
-        lead = c.first_char(source, member)
-        if lead not in ("[", "{"):
+        head = _sniff.head_of(source, member)
+        prefix = _conversations_at(head)
+        if prefix is None:
+            lead = c.first_char(source, member)
             raise ImportFormatError(
-                source.display(member), NAME, "expected a JSON array of conversations" if lead else "empty file"
+                source.display(member), NAME,
+                "expected a JSON list of conversations or one conversation object" if lead else "empty file",
             )
-        prefix = "item" if lead == "[" else "conversations.item"
-        for index, raw in enumerate(c.stream_items(source, member, NAME, prefix, "conversations")):
-            where = f"conversations[{index}]"
+        label = "conversations" if prefix else "conversation"
+        for index, raw in enumerate(c.stream_items(source, member, NAME, prefix, label)):
+            where = f"conversations[{index}]" if prefix else "conversation"
             cursor.at(member, where)
-            conv = salvage.take(raw, where, member, lambda r, local: _conversation(r, files, local), "id")
+            conv = salvage.take(
+                raw, where, member, lambda r, local, w=where, m=member: _conversation(r, files, local, source, m, w),
+                "id",
+            )
             if conv is not None:
                 yield conv
     salvage.finish(members[0])
@@ -80,7 +124,10 @@ def _file_index(source: ExportSource) -> dict[str, str]:
     return index
 
 
-def _conversation(raw: Any, files: dict[str, str], stats: ParseStats) -> Conversation:
+def _conversation(
+    raw: Any, files: dict[str, str], stats: ParseStats, source: ExportSource | None = None,
+    member: str | None = None, where: str = "conversation",
+) -> Conversation:
     conv = c.dict_of(raw, "conversation")
     conv_id = c.id_of(conv.get("conversation_id") or conv.get("id"), "conversation id")
     mapping = c.dict_of(conv.get("mapping"), "mapping")
@@ -101,7 +148,13 @@ def _conversation(raw: Any, files: dict[str, str], stats: ParseStats) -> Convers
     for node_id in order:
         parent = parent_of.get(node_id)
         inherited = kept_parent.get(parent) if parent is not None else None
-        msg = _message(node_id, nodes[node_id].get("message"), node_id in main, inherited, files, stats)
+        if source is None:
+            msg = _message(node_id, nodes[node_id].get("message"), node_id in main, inherited, files, stats)
+        else:
+            msg = c.read_one(
+                stats, source, member, NAME, f"{where}.mapping[{node_id!r}]",
+                _message, node_id, nodes[node_id].get("message"), node_id in main, inherited, files, stats,
+            )
         if msg is not None:
             messages.append(msg)
             kept_parent[node_id] = msg.external_id

@@ -12,11 +12,13 @@ results are hidden turns (counted, not imported). Streamed with ijson.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 from ..errors import ImportFormatError
 from . import _common as c
+from . import _sniff
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
@@ -25,40 +27,73 @@ NAME = "claude"
 _MEMBER = re.compile(r"(?:^|/)conversations\.json$")
 ROOT_PARENT = "00000000-0000-4000-8000-000000000000"
 _SPEAKERS = {"human": ("User", "user"), "assistant": ("Claude", "assistant")}
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def _members(source: ExportSource) -> list[str]:
-    return sorted(n for n in source.names() if _MEMBER.search(n) and "__MACOSX" not in n)
+#: Ties with another format are broken toward files named like Claude's.
+NAME_HINT = _MEMBER
 
 
-def detect(source: ExportSource) -> bool:
-    for name in _members(source)[:1]:
-        return '"chat_messages"' in c.head(source, name)
-    return False
+def _conversations_at(head: _sniff.JsonHead) -> str | None:
+    if head.top == "array":
+        return "item"
+    if head.top == "map":
+        return "conversations.item" if head.has("", "conversations") else ""
+    return None
+
+
+def sniff(source: ExportSource, name: str) -> float:
+    """1.0 for conversations with ``chat_messages`` (a list of them, or one)."""
+    head = _sniff.head_of(source, name)
+    where = _conversations_at(head)
+    if where is None or head.has(where, "mapping"):
+        return 0.0
+    return 1.0 if head.has(where, "chat_messages") else 0.0
+
+
+def _members(source: ExportSource, forced: bool = False) -> list[str]:
+    if source.kind == "file":
+        return source.names() if forced or sniff(source, source.names()[0]) else []
+    found = [n for n in _sniff.candidates(source, (".json",), limit=None) if sniff(source, n)]
+    if not found:
+        found = [n for n in source.names() if _MEMBER.search(n) and "__MACOSX" not in n]
+    return sorted(found, key=lambda n: (not _MEMBER.search(n), n))
+
+
+def detect(source: ExportSource) -> float:
+    return max((sniff(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
 
 
 @c.guarded(NAME)
 def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
-    members = _members(source)
+    members = _members(source, forced=True)
     if not members:
-        raise ImportFormatError(source.path, NAME, "no conversations.json found")
-    member = members[0]
-    cursor.at(member)
-    lead = c.first_char(source, member)
-    if lead != "[":
-        raise ImportFormatError(source.display(member), NAME, "expected a JSON array of conversations" if lead else "empty file")
+        raise ImportFormatError(source.path, NAME, "no JSON member holds Claude conversations (with 'chat_messages')")
     salvage = c.Salvage(source, NAME, stats)
-    for index, raw in enumerate(c.stream_items(source, member, NAME, "item", "conversations")):
-        where = f"conversations[{index}]"
-        cursor.at(member, where)
-        conv = salvage.take(raw, where, member, _conversation, "uuid")
-        if conv is not None:
-            yield conv
-    salvage.finish(member)
+    for member in members:
+        cursor.at(member)
+        prefix = _conversations_at(_sniff.head_of(source, member))
+        if prefix is None:
+            lead = c.first_char(source, member)
+            raise ImportFormatError(
+                source.display(member), NAME,
+                "expected a JSON array of conversations" if lead else "empty file",
+            )
+        for index, raw in enumerate(c.stream_items(source, member, NAME, prefix, "conversations")):
+            where = f"conversations[{index}]" if prefix else "conversation"
+            cursor.at(member, where)
+            conv = salvage.take(
+                raw, where, member, lambda r, local, w=where, m=member: _conversation(r, local, source, m, w), "uuid"
+            )
+            if conv is not None:
+                yield conv
+    salvage.finish(members[0])
 
 
-def _conversation(raw: Any, stats: ParseStats) -> Conversation:
+def _conversation(
+    raw: Any, stats: ParseStats, source: ExportSource | None = None, member: str | None = None,
+    where: str = "conversation",
+) -> Conversation:
     conv = c.dict_of(raw, "conversation")
     conv_id = c.id_of(conv.get("uuid"), "uuid")
     raw_messages = c.list_of(conv.get("chat_messages"), "chat_messages")
@@ -66,14 +101,22 @@ def _conversation(raw: Any, stats: ParseStats) -> Conversation:
     parent_of: dict[str, str | None] = {}
     previous: str | None = None
     linear = not any(isinstance(m, dict) and "parent_message_uuid" in m for m in raw_messages)
+    places: dict[str, str] = {}
     for i, raw_msg in enumerate(raw_messages):
-        msg = c.dict_of(raw_msg, f"chat_messages[{i}]")
-        mid = c.id_of(msg.get("uuid"), f"chat_messages[{i}].uuid")
+        try:
+            raw_msg = c.dict_of(raw_msg, f"chat_messages[{i}]")
+            mid = c.id_of(raw_msg.get("uuid"), f"chat_messages[{i}].uuid")
+        except (TypeError, ValueError) as exc:
+            if source is None:  # a direct caller without a place to report: the old strict path
+                raise
+            stats.bad(source.display(member or ""), NAME, f"{where}.chat_messages[{i}]", c.describe(exc))
+            continue
+        places[mid] = f"{where}.chat_messages[{i}]"
         if mid in by_id:
             stats.skip("duplicate")
             continue
-        by_id[mid] = msg
-        parent = previous if linear else msg.get("parent_message_uuid")
+        by_id[mid] = raw_msg
+        parent = previous if linear else raw_msg.get("parent_message_uuid")
         parent_of[mid] = parent if isinstance(parent, str) and parent != ROOT_PARENT else None
         previous = mid
     order, main = c.tree_order(list(by_id), parent_of, _newest_leaf(by_id, parent_of))
@@ -83,10 +126,15 @@ def _conversation(raw: Any, stats: ParseStats) -> Conversation:
     for mid in order:
         parent = parent_of.get(mid)
         inherited = kept.get(parent) if parent is not None else None
-        msg = _message(mid, by_id[mid], mid in main, inherited, stats)
-        kept[mid] = msg.external_id if msg is not None else inherited
-        if msg is not None:
-            messages.append(msg)
+        built: Message | None
+        if source is None:
+            built = _message(mid, by_id[mid], mid in main, inherited, stats)
+        else:
+            built = c.read_one(stats, source, member, NAME, places[mid], _message, mid, by_id[mid], mid in main,
+                               inherited, stats)
+        kept[mid] = built.external_id if built is not None else inherited
+        if built is not None:
+            messages.append(built)
     title = c.text_of(conv.get("name"), "name").strip() or c.fallback_title(
         [m for m in messages if m.on_main_branch]
     )

@@ -11,10 +11,12 @@ order, streaming each file's messages with ijson. DMs sit under guild id
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import ImportFormatError
 from . import _common as c
+from . import _sniff
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
@@ -40,28 +42,43 @@ _KINDS = {
 }
 
 
-def _members(source: ExportSource) -> list[str]:
-    found = []
-    for name in source.names():
-        if name.lower().endswith(".json") and "__MACOSX" not in name:
-            text = c.head(source, name, 8192)
-            if _HEAD.match(text) and '"channel"' in text:
-                found.append(name)
-    return found
+NAME_HINT = re.compile(r"\[\d+\](?: \[part \d+\])?\.json$", re.IGNORECASE)
+_MESSAGE_KEYS = frozenset({"timestampEdited", "isPinned", "callEndedTimestamp", "mentions", "reactions"})
 
 
-def detect(source: ExportSource) -> bool:
-    return bool(_members(source))
+def sniff(source: ExportSource, name: str) -> float:
+    """DiscordChatExporter's ``{guild, channel, messages}``, or its messages alone."""
+    head = _sniff.head_of(source, name)
+    if head.top != "map":
+        return 0.0
+    if head.has("", "guild") and head.has("", "channel"):
+        return 1.0
+    if head.has("messages.item", "author") and head.any_key("messages.item", _MESSAGE_KEYS):
+        return 0.9
+    return 0.0
+
+
+def _members(source: ExportSource, forced: bool = False) -> list[str]:
+    if source.kind == "file":
+        return source.names() if forced or sniff(source, source.names()[0]) else []
+    return [n for n in _sniff.candidates(source, (".json",), limit=None) if sniff(source, n)]
+
+
+def detect(source: ExportSource) -> float:
+    return max((sniff(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
 
 
 def _object(source: ExportSource, member: str, key: str) -> dict:
     """One top-level object (``guild``/``channel``) without reading the messages."""
     import ijson
 
-    with source.open(member) as fh:
+    head = _sniff.head_of(source, member)
+    if head.top == "map" and head.keys.get("") and key not in head.keys[""] and "messages" in head.keys[""]:
+        return {}  # a partial export without it: the head already passed the messages
+    with c.json_stream(source, member, NAME) as fh:
         for value in ijson.items(fh, key, use_float=True):
             return c.dict_of(value, key)
-    raise ValueError(f"no {key!r} object")
+    return {}
 
 
 def _part(member: str) -> int:
@@ -71,7 +88,7 @@ def _part(member: str) -> int:
 
 @c.guarded(NAME)
 def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
-    members = _members(source)
+    members = _members(source, forced=True)
     if not members:
         raise ImportFormatError(source.path, NAME, "no DiscordChatExporter JSON ({guild, channel, messages}) found")
     groups: dict[str, list[tuple[int, str, dict, dict]]] = {}
@@ -79,6 +96,10 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
         cursor.at(member, "channel")
         guild = _object(source, member, "guild")
         channel = _object(source, member, "channel")
+        if channel.get("id") in (None, ""):
+            # A channel object missing (a cut-down export): the file's name stands for it.
+            stem = _PART.sub("", c.basename(member)).rsplit(".", 1)[0].strip()
+            channel = {**channel, "id": f"file:{c.stable_id(stem)}", "name": channel.get("name") or stem}
         channel_id = c.id_of(channel.get("id"), "channel.id")
         groups.setdefault(channel_id, []).append((_part(member), member, guild, channel))
     yielded = 0
@@ -90,7 +111,7 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
         for _, member, _, _ in parts:
             for index, raw in enumerate(c.stream_items(source, member, NAME, "messages.item", "messages")):
                 cursor.at(member, f"messages[{index}]")
-                msg = _message(raw, channel_id, stats)
+                msg = c.read_one(stats, source, member, NAME, f"messages[{index}]", _message, raw, channel_id, stats)
                 if msg is None:
                     continue
                 if msg.external_id in seen:
@@ -137,7 +158,8 @@ def _message(raw: Any, channel_id: str, stats: ParseStats) -> Message | None:
     mid = c.id_of(msg.get("id"), "message id")
     author = c.maybe_dict(msg.get("author"))
     speaker = next(
-        (c.text_of(v, "author") for v in (author.get("nickname"), author.get("name")) if isinstance(v, str) and v.strip()),
+        (c.text_of(v, "author") for v in (author.get("nickname"), author.get("name"))
+         if isinstance(v, str) and v.strip()),
         "Deleted User",
     )
     text = _CUSTOM_EMOJI.sub(r"\1", c.text_of(msg.get("content"), "content"))

@@ -9,10 +9,12 @@ external id, so evidence ids in the QA map straight onto stored messages;
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import ImportFormatError
+from . import _sniff
 from ._json import loads
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
@@ -30,21 +32,20 @@ def _samples(data: Any) -> list | None:
     return None
 
 
-def detect(source: ExportSource) -> bool:
-    if source.kind != "file" or source.path.suffix.lower() != ".json":
-        return False
-    if source.path.stat().st_size > MAX_DETECT_BYTES:
-        return False
-    with source.open(source.names()[0]) as fh:
-        head = fh.read(1 << 16)
-    if b'"qa"' not in head and b'"speaker_a"' not in head:
-        return False
-    try:
-        data = loads(source.read_bytes(source.names()[0]), source.path, NAME)
-    except ImportFormatError:
-        return False
-    samples = _samples(data)
-    return bool(samples) and isinstance(samples[0]["conversation"], dict) and "speaker_a" in samples[0]["conversation"]
+def detect(source: ExportSource) -> float:
+    """A LoCoMo sample by the shape of its head: ``conversation`` with
+    ``speaker_a``, or ``qa`` items with ``evidence`` (``qa`` comes first and
+    can be longer than the head)."""
+    if source.kind != "file":
+        return 0.0
+    head = _sniff.head_of(source, source.names()[0])
+    for at in ("item", ""):
+        if head.has(f"{at}.conversation" if at else "conversation", "speaker_a"):
+            return 1.0
+        qa = f"{at}.qa.item" if at else "qa.item"
+        if head.has(qa, "question", "evidence"):
+            return 1.0
+    return 0.0
 
 
 def parse_session_date(text: str) -> datetime:
@@ -71,16 +72,22 @@ def parse(source: ExportSource, stats: ParseStats) -> Iterator[Conversation]:
             (int(m.group(1)), key) for key in conv if (m := _SESSION.match(key)) and isinstance(conv[key], list)
         )
         messages: list[Message] = []
-        for number, key in sessions:
+        for _number, key in sessions:
             date_text = conv.get(f"{key}_date_time")
             try:
                 when = parse_session_date(date_text) if date_text else None
             except (ValueError, TypeError):
-                raise ImportFormatError(path, NAME, f"unreadable date {date_text!r}", f"{where}.{key}_date_time") from None
+                raise ImportFormatError(
+                    path, NAME, f"unreadable date {date_text!r}", f"{where}.{key}_date_time"
+                ) from None
             for t, turn in enumerate(conv[key]):
                 twhere = f"{where}.{key}[{t}]"
-                if not isinstance(turn, dict) or not all(isinstance(turn.get(k), str) for k in ("speaker", "dia_id", "text")):
-                    raise ImportFormatError(path, NAME, "a turn needs string speaker, dia_id and text", twhere)
+                if not isinstance(turn, dict) or not all(
+                    isinstance(turn.get(k), str) for k in ("speaker", "dia_id", "text")
+                ):
+                    stats.bad(path, NAME, twhere, "a turn needs string speaker, dia_id and text")
+                    continue
+                stats.ok()
                 caption = turn.get("blip_caption")
                 messages.append(
                     Message(
@@ -89,6 +96,7 @@ def parse(source: ExportSource, stats: ParseStats) -> Iterator[Conversation]:
                     )
                 )
         if not messages:
+            stats.verdict(path, NAME)
             raise ImportFormatError(path, NAME, "sample has no sessions", where)
         title = f"{conv['speaker_a']} & {conv['speaker_b']} ({sample_id})"
         yield Conversation(external_id=sample_id, title=title, kind="chat", messages=messages)

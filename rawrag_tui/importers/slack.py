@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import ImportFormatError
 from . import _common as c
+from . import _sniff
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
@@ -66,7 +68,8 @@ def _root(source: ExportSource) -> str | None:
     """The folder holding the export's lists (exports are sometimes nested one deep)."""
     names = source.names()
     candidates = sorted(
-        {c.dirname(n) for n in names if c.basename(n) in _LISTS and "__MACOSX" not in n}, key=len
+        {c.dirname(n) for n in names if n.endswith(".json") and c.basename(n) in _LISTS and "__MACOSX" not in n},
+        key=len,
     )
     for root in candidates:
         prefix = f"{root}/" if root else ""
@@ -80,8 +83,31 @@ def _root(source: ExportSource) -> str | None:
     return None
 
 
-def detect(source: ExportSource) -> bool:
-    return source.kind != "file" and _root(source) is not None
+def sniff_day(source: ExportSource, name: str) -> float:
+    """A day file by content: an array of ``{"type": "message", "ts": ...}``."""
+    head = _sniff.head_of(source, name)
+    if head.top == "array" and head.has("item", "ts") and head.value_in("item.type", {"message"}):
+        return 0.9
+    return 0.0
+
+
+def detect(source: ExportSource) -> float:
+    if source.kind != "file" and _root(source) is not None:
+        return 1.0
+    return max((sniff_day(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
+
+
+def _loose_days(source: ExportSource, forced: bool) -> dict[str, list[str]]:
+    """Day files without the export's lists (a channel folder, or one day file), by folder."""
+    if source.kind == "file":
+        name = source.names()[0]
+        folder = source.path.parent.name or "slack"
+        return {folder: [name]} if forced or sniff_day(source, name) else {}
+    days: dict[str, list[str]] = {}
+    for name in _sniff.candidates(source, (".json",), limit=None):
+        if sniff_day(source, name):
+            days.setdefault(c.dirname(name) or source.path.stem, []).append(name)
+    return days
 
 
 class _Directory:
@@ -128,6 +154,15 @@ class _Directory:
 def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
     root = _root(source)
     if root is None:
+        loose = _loose_days(source, forced=True)
+        directory = _Directory([], {})
+        for folder, day_members in sorted(loose.items()):
+            found = _read_channel(source, sorted(day_members), directory, stats, cursor)
+            if found:
+                label = c.basename(folder) or folder
+                yield Conversation(external_id=label, title=f"#{label}", kind="channel", messages=found)
+        if loose:
+            return
         raise ImportFormatError(source.path, NAME, "no channels.json/dms.json with users.json or day files found")
     prefix = f"{root}/" if root else ""
     names = set(source.names())
@@ -204,7 +239,7 @@ def _read_channel(
         day = c.list_of(c.load_json(source, member, NAME), "day file", allow_none=False)
         for i, raw in enumerate(day):
             cursor.at(member, f"[{i}]")
-            msg = _message(raw, directory, stats)
+            msg = c.read_one(stats, source, member, NAME, f"[{i}]", _message, raw, directory, stats)
             if msg is None:
                 continue
             if msg.external_id in by_ts:
@@ -228,10 +263,10 @@ def _thread_order(messages: list[Message]) -> list[Message]:
     # A thread whose parent is not in the export stands where its first reply does.
     orphans = {parent: sorted(group, key=key) for parent, group in replies.items() if parent not in ids}
     anchors = [(key(group[0]), parent) for parent, group in orphans.items()]
-    entries = [(key(m), "m", m) for m in top] + [(k, "t", parent) for k, parent in anchors]
+    entries = [(key(m), m) for m in top] + [(k, parent) for k, parent in anchors]
     out: list[Message] = []
-    for _, tag, item in sorted(entries, key=lambda e: e[0]):
-        if tag == "m":
+    for _, item in sorted(entries, key=lambda e: e[0]):
+        if isinstance(item, Message):  # else the parent id of an orphan thread
             out.append(item)
             out += sorted(replies.get(item.external_id, []), key=key)
         else:
@@ -264,7 +299,8 @@ def _message(raw: Any, directory: _Directory, stats: ParseStats) -> Message | No
         name = msg.get("username") or bot.get("name")
         if not (isinstance(name, str) and name) and isinstance(msg.get("user"), str):
             name = directory.user(msg["user"], msg.get("user_profile"))
-        speaker = c.text_of(name, "username") if isinstance(name, str) and name else f"bot {msg.get('bot_id') or ''}".strip()
+        speaker = (c.text_of(name, "username") if isinstance(name, str) and name
+                   else f"bot {msg.get('bot_id') or ''}".strip())
         role = "other"
         extra["bot"] = True
     elif subtype == "tombstone":

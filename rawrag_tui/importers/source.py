@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import stat
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import IO, Iterator
+from typing import IO
 
 from ..errors import ImportFormatError
 
@@ -20,6 +21,15 @@ from ..errors import ImportFormatError
 MAX_UNCOMPRESSED_BYTES = 20 * 1024**3
 #: ...and so is one whose declared size is this many times its compressed size.
 MAX_COMPRESSION_RATIO = 200
+
+
+def _looks_like_zip(path: Path) -> bool:
+    """A file that starts like a zip (local file header) but that zipfile cannot open."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
 
 
 class ExportSource:
@@ -32,6 +42,8 @@ class ExportSource:
         #: zippers may store "a\\b.json"; importers always see "a/b.json").
         self._zip_names: dict[str, str] = {}
         self._names: list[str]
+        #: Sniff results per member, shared by every detector (see _sniff).
+        self.cache: dict = {}
         if self.path.is_dir():
             self.kind = "folder"
             self._names = sorted(
@@ -47,6 +59,11 @@ class ExportSource:
                 raise ImportFormatError(self.path, "zip", str(exc)) from None
             self._names = self._check_zip(self._zip)
         else:
+            if _looks_like_zip(self.path):
+                # A zip's directory is at its end: without it the download stopped early.
+                raise ImportFormatError(
+                    self.path, "zip", "the zip is truncated or damaged (a partial download?); download it again"
+                )
             self.kind = "file"
             self._names = [self.path.name]
 
@@ -55,8 +72,10 @@ class ExportSource:
         total = 0
         for info in zf.infolist():
             name = info.filename
-            pure = PurePosixPath(name.replace("\\", "/"))
-            if pure.is_absolute() or ".." in pure.parts or (len(name) > 1 and name[1] == ":"):
+            posix = name.replace("\\", "/")
+            if "//" in posix or posix.startswith("./") or "/./" in posix or posix.endswith("/."):
+                posix = PurePosixPath(posix).as_posix()  # rare: let pathlib normalise it
+            if posix.startswith("/") or ".." in posix.split("/") or (len(name) > 1 and name[1] == ":"):
                 raise ImportFormatError(self.path, "zip", f"unsafe member path {name!r} refused")
             mode = info.external_attr >> 16
             if stat.S_ISLNK(mode):
@@ -71,8 +90,8 @@ class ExportSource:
                 raise ImportFormatError(
                     self.path, "zip", f"member {name!r} declares {info.file_size} bytes: refused as a zip bomb"
                 )
-            names.append(pure.as_posix())
-            self._zip_names[pure.as_posix()] = name
+            names.append(posix)
+            self._zip_names[posix] = name
         return sorted(names)
 
     def names(self) -> list[str]:
@@ -107,7 +126,7 @@ class ExportSource:
         if self._zip is not None:
             self._zip.close()
 
-    def __enter__(self) -> "ExportSource":
+    def __enter__(self) -> ExportSource:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -15,10 +15,12 @@ chat; chat ids are the account's, stable across exports.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ..errors import ImportFormatError
 from . import _common as c
+from . import _sniff
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
@@ -48,28 +50,47 @@ _MEDIA = {
 }
 
 
-def _members(source: ExportSource) -> list[str]:
-    found = []
-    for name in source.names():
-        if not name.lower().endswith(".json") or "__MACOSX" in name:
-            continue
-        text = c.head(source, name)
-        if not text.lstrip().startswith("{"):
-            continue
-        if '"personal_information"' in text or ('"messages"' in text and _CHAT_TYPE.search(text)):
-            found.append(name)
-    return found
+NAME_HINT = re.compile(r"(?:^|/)result\.json$")
+_CHAT_TYPES = frozenset(_KINDS)
+_MESSAGE_KEYS = frozenset({"date_unixtime", "from_id", "text_entities", "actor_id", "reply_to_message_id"})
 
 
-def detect(source: ExportSource) -> bool:
-    return bool(_members(source))
+def sniff(source: ExportSource, name: str) -> float:
+    """Telegram's JSON by its keys, whichever subset of the top level is there."""
+    head = _sniff.head_of(source, name)
+    if head.top != "map":
+        return 0.0
+    if head.has("chats", "list") or head.has("left_chats", "list") or head.has("", "personal_information"):
+        return 1.0
+    if not head.has("", "messages") or head.any_key("", {"guild", "channel"}):
+        return 0.0
+    if head.any_key("messages.item", _MESSAGE_KEYS) or head.value_in("type", _CHAT_TYPES):
+        return 1.0
+    if head.value_in("messages.item.type", {"message", "service"}) and head.has("messages.item", "date"):
+        return 0.9
+    return 0.0
+
+
+def _members(source: ExportSource, forced: bool = False) -> list[str]:
+    if source.kind == "file":
+        return source.names() if forced or sniff(source, source.names()[0]) else []
+    return [n for n in _sniff.candidates(source, (".json",), limit=None) if sniff(source, n)]
+
+
+def detect(source: ExportSource) -> float:
+    return max((sniff(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
 
 
 def _shape(source: ExportSource, member: str) -> str:
     """'full' (chats.list) or 'single' (messages at the top)."""
     import ijson
 
-    with source.open(member) as fh:
+    head = _sniff.head_of(source, member)
+    if head.any_key("", {"chats", "left_chats"}):
+        return "full"
+    if head.has("", "messages"):
+        return "single"
+    with c.json_stream(source, member, NAME) as fh:
         for prefix, event, value in ijson.parse(fh):
             if prefix == "" and event == "map_key":
                 if value in ("chats", "left_chats"):
@@ -81,14 +102,17 @@ def _shape(source: ExportSource, member: str) -> str:
 
 @c.guarded(NAME)
 def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
-    members = _members(source)
+    members = _members(source, forced=True)
     if not members:
-        raise ImportFormatError(source.path, NAME, "no Telegram result.json (chats or messages) found")
+        raise ImportFormatError(source.path, NAME, "no JSON member holds Telegram chats or messages")
     seen: set[str] = set()
     chats = 0
     for member in members:
         cursor.at(member, None)
+        if _sniff.head_of(source, member).top != "map" and c.first_char(source, member) != "{":
+            raise ImportFormatError(source.display(member), NAME, "expected a JSON object (result.json)")
         shape = _shape(source, member)
+        place = _Place(source, member)
         if shape == "full":
             for section in ("chats", "left_chats"):
                 for index, raw in enumerate(
@@ -97,17 +121,18 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
                     chats += 1
                     where = f"{section}.list[{index}]"
                     cursor.at(member, where)
-                    chat = c.dict_of(raw, "chat")
-                    messages = c.list_of(chat.get("messages"), f"{where}.messages")
-                    conv = _conversation(chat, messages, stats, cursor, where)
+                    if not isinstance(raw, dict) or not isinstance(raw.get("messages", []), list):
+                        stats.bad(place.display, NAME, where, "a chat that is not an object with a messages list")
+                        continue
+                    conv = _conversation(raw, raw.get("messages") or [], stats, cursor, where, place)
                     if conv is not None and conv.external_id not in seen:
                         seen.add(conv.external_id)
                         yield conv
         elif shape == "single":
             chats += 1
-            header = c.scalars_before(source, member, "messages", {"name", "type", "id"})
+            header = c.scalars_before(source, member, "messages", {"name", "type", "id"}, NAME)
             messages = c.stream_items(source, member, NAME, "messages.item", "messages")
-            conv = _conversation(header, messages, stats, cursor, "")
+            conv = _conversation(header, messages, stats, cursor, "", place)
             if conv is not None and conv.external_id not in seen:
                 seen.add(conv.external_id)
                 yield conv
@@ -115,19 +140,24 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
         raise ImportFormatError(source.display(members[0]), NAME, "the export holds no chats")
 
 
+class _Place:
+    """Which member a message came from, for the report."""
+
+    def __init__(self, source: ExportSource, member: str):
+        self.source, self.member, self.display = source, member, source.display(member)
+
+
 def _conversation(
-    chat: dict, messages: Iterable[Any], stats: ParseStats, cursor: c.Cursor, where: str
+    chat: dict, messages: Iterable[Any], stats: ParseStats, cursor: c.Cursor, where: str, place: _Place
 ) -> Conversation | None:
-    chat_id = c.id_of(chat.get("id"), "chat id")
-    chat_type = chat.get("type") if isinstance(chat.get("type"), str) else ""
-    name = c.text_of(chat.get("name"), "chat name").strip()
-    if not name:
-        name = {"saved_messages": "Saved Messages", "personal_chat": "Deleted Account"}.get(chat_type, "(unnamed chat)")
+    raw_id = chat.get("id")
+    chat_type = str(chat["type"]) if isinstance(chat.get("type"), str) else ""
+    name = c.text_of(chat.get("name"), "chat name").strip() if isinstance(chat.get("name"), str) else ""
     out: list[Message] = []
     seen: set[str] = set()
     for index, raw in enumerate(messages):
         cursor.where = f"{where}.messages[{index}]" if where else f"messages[{index}]"
-        msg = _message(raw, stats)
+        msg = c.read_one(stats, place.source, place.member, NAME, cursor.where, _message, raw, stats)
         if msg is None:
             continue
         if msg.external_id in seen:
@@ -138,6 +168,18 @@ def _conversation(
     if not out:
         stats.skip("empty_conversation")
         return None
+    if isinstance(raw_id, (int, str)) and not isinstance(raw_id, bool) and raw_id != "":
+        chat_id = str(raw_id)
+    else:
+        # A chat exported without its header: the same people give the same id
+        # in every export of it, so a later export merges into this one.
+        people = sorted({m.speaker for m in out})
+        chat_id = f"people:{c.stable_id(*people)}"
+    if not name:
+        name = {"saved_messages": "Saved Messages", "personal_chat": "Deleted Account"}.get(chat_type, "")
+    if not name:
+        speakers = sorted({m.speaker for m in out})
+        name = "Telegram chat: " + ", ".join(speakers[:4]) + (" and others" if len(speakers) > 4 else "")
     return Conversation(external_id=chat_id, title=name, kind=_KINDS.get(chat_type, "chat"), messages=out)
 
 
@@ -191,10 +233,11 @@ def _message(raw: Any, stats: ParseStats) -> Message | None:
         else:
             name = msg.get("file_name")
             label = name if isinstance(name, str) and name else _file_label(msg.get("file"), "")
-            attachments.append(c.text_of(label or _MEDIA.get(media, "file"), "file name"))
+            attachments.append(c.text_of(label or _MEDIA.get(media or "", "file"), "file name"))
     poll = c.maybe_dict(msg.get("poll"))
     if poll:
-        answers = [c.text_of(c.maybe_dict(a).get("text"), "poll answer") for a in c.list_of(poll.get("answers"), "answers")]
+        answers = [c.text_of(c.maybe_dict(a).get("text"), "poll answer")
+                   for a in c.list_of(poll.get("answers"), "answers")]
         question = c.text_of(poll.get("question"), "poll question")
         text = "\n".join(p for p in (text, f"Poll: {question}", *(f"- {a}" for a in answers)) if p)
     if isinstance(msg.get("location_information"), dict):

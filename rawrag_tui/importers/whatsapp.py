@@ -17,29 +17,40 @@ Alice"), which is also its id: WhatsApp keeps that name across exports.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Iterator
 
 from ..errors import ImportFormatError
 from . import _common as c
+from . import _sniff
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
 NAME = "whatsapp"
 
 _BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
-_SP = r"[ \u202f\u00a0]"
-_DATE = r"(?P<date>\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4})\.?"
+_SP = r"[ \u202f\u00a0\u2009]"
+#: Day, month and year in any order, separated by / . - (Korean: "2020. 3. 15.").
+_DATE = r"(?P<date>\d{1,4}[./\-] ?\d{1,2}[./\-] ?\d{1,4})\.?"
+#: Morning/afternoon markers: a.m./p.m. in their dotted and spaced forms,
+#: Japanese 午前/午後, Korean 오전/오후, Chinese 上午/下午.
+_CJK_AMPM = r"午前|午後|오전|오후|上午|下午"
+_AMPM = rf"[AaPp]\.?{_SP}?[Mm]\.?|{_CJK_AMPM}"
 _TIME = (
+    rf"(?:(?P<pre>{_CJK_AMPM}){_SP}?)?"
     r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)"
-    rf"(?:{_SP}*(?P<ampm>[AaPp]\.?{_SP}?[Mm]\.?))?"
+    rf"(?:{_SP}*(?P<ampm>{_AMPM}))?"
 )
-_IOS = re.compile(rf"^\[{_DATE},?{_SP}{_TIME}\]{_SP}(?P<rest>.*)$")
+_IOS = re.compile(rf"^\[{_DATE},?{_SP}{_TIME}\]{_SP}?(?P<rest>.*)$")
 _ANDROID = re.compile(rf"^{_DATE},?{_SP}{_TIME}{_SP}[-–]{_SP}(?P<rest>.*)$")
+_PM = ("p", "P", "午後", "오후", "下午")
+#: Lines a sniff reads for a header when the first line is not one.
+_SNIFF_LINES = 40
 
 _MEDIA_OMITTED = re.compile(
     r"^<(media omitted|medien ausgelassen|multimedia omitido|médias omis|media weggelaten|"
-    r"mídia oculta|media omessi|медиа отсутствует|medya dahil edilmedi)>$",
+    r"mídia oculta|media omessi|медиа отсутствует|без медиафайлов|medya dahil edilmedi|media tidak disertakan|"
+    r"pominięto multimedia|média omitida|archivo omitido)>$",
     re.IGNORECASE,
 )
 _KIND_OMITTED = re.compile(
@@ -81,27 +92,31 @@ def _header(line: str) -> re.Match | None:
     return _IOS.match(line) or _ANDROID.match(line)
 
 
-def _chat_members(source: ExportSource) -> list[str]:
-    """The .txt members that start like a WhatsApp chat."""
-    found = []
-    for name in source.names():
-        if not name.lower().endswith(".txt") or "__MACOSX" in name:
-            continue
-        for line in c.head(source, name, 4096).splitlines():
-            if line.strip(_BIDI + " \t"):
-                if _header(line):
-                    found.append(name)
-                break
-    return found
+def sniff(source: ExportSource, name: str) -> float:
+    """1.0 when the first line is a message header; 0.7 when one of the first
+    lines is (an export cut at its start, or a note pasted above it)."""
+    lines = _sniff.text_lines(source, name, _SNIFF_LINES)
+    if not lines:
+        return 0.0
+    if _header(lines[0]):
+        return 1.0
+    return 0.7 if any(_header(line) for line in lines[1:]) else 0.0
 
 
-def detect(source: ExportSource) -> bool:
-    return bool(_chat_members(source))
+def _chat_members(source: ExportSource, forced: bool = False, limit: int | None = None) -> list[str]:
+    """The text members that read like a WhatsApp chat, whatever their name."""
+    if source.kind == "file":
+        return source.names() if forced or sniff(source, source.names()[0]) else []
+    return [n for n in _sniff.candidates(source, (".txt",), limit=limit) if sniff(source, n)]
+
+
+def detect(source: ExportSource) -> float:
+    return max((sniff(source, n) for n in _sniff.candidates(source, (".txt",))), default=0.0)
 
 
 @c.guarded(NAME)
 def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
-    members = _chat_members(source)
+    members = _chat_members(source, forced=True)
     if not members:
         raise ImportFormatError(
             source.path, NAME, "no chat text file whose first line is a WhatsApp message (date, time, author)"
@@ -121,12 +136,14 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
             stats.skip("empty_conversation")
 
 
-def _lines(source: ExportSource, member: str) -> Iterator[tuple[int, str]]:
+def _lines(source: ExportSource, member: str) -> Iterator[tuple[int, str | None]]:
+    """(line number, text); text None for a line that is not UTF-8."""
     for number, raw in enumerate(source.iter_lines(member), 1):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise ImportFormatError(source.display(member), NAME, "not UTF-8 text", f"line {number}") from None
+            yield number, None
+            continue
         if number == 1:
             line = line.lstrip("\ufeff")
         yield number, line.rstrip("\r\n")
@@ -137,16 +154,16 @@ def _day_first(source: ExportSource, member: str) -> bool | None:
     first_big = second_big = ampm = False
     year_first = True
     for number, line in _lines(source, member):
-        match = _header(line)
+        match = _header(line) if line is not None else None
         if not match:
             continue
-        a, b, _ = re.split(r"[./\-]", match.group("date"))
+        a, b, _ = _date_parts(match.group("date"))
         if len(a) == 4:
             continue
         year_first = False
         first_big |= int(a) > 12
         second_big |= int(b) > 12
-        ampm |= match.group("ampm") is not None
+        ampm |= match.group("ampm") is not None or match.group("pre") is not None
         if first_big and second_big:
             raise ImportFormatError(
                 source.display(member), NAME, "dates mix day-first and month-first order", f"line {number}"
@@ -158,8 +175,12 @@ def _day_first(source: ExportSource, member: str) -> bool | None:
     return not ampm  # undecidable: 12-hour clocks go with US month-first dates
 
 
+def _date_parts(text: str) -> list[str]:
+    return [p.strip() for p in re.split(r"[./\-] ?", text.strip().rstrip("."))]
+
+
 def _timestamp(match: re.Match, day_first: bool | None) -> datetime:
-    parts = re.split(r"[./\-]", match.group("date"))
+    parts = _date_parts(match.group("date"))
     if len(parts[0]) == 4:
         year, month, day = (int(p) for p in parts)
     else:
@@ -169,11 +190,13 @@ def _timestamp(match: re.Match, day_first: bool | None) -> datetime:
         year += 2000
     clock = [int(p) for p in re.split(r"[:.]", match.group("time"))]
     hour, minute, second = clock[0], clock[1], clock[2] if len(clock) > 2 else 0
-    ampm = match.group("ampm")
+    ampm = match.group("ampm") or match.group("pre")
     if ampm:
-        pm = ampm.lower().startswith("p")
-        if not 1 <= hour <= 12:
-            raise ValueError(f"hour {hour} with AM/PM")
+        pm = ampm.startswith(_PM)
+        if hour > 12:
+            raise ValueError(f"hour {hour} with a 12-hour clock marker {ampm!r}")
+        # 12 AM is midnight and 12 PM noon; some phones (Spanish Android,
+        # Japanese) write midnight as 00 AM and noon as 0 PM: same hours.
         hour = hour % 12 + (12 if pm else 0)
     return datetime(year, month, day, hour, minute, second)
 
@@ -186,6 +209,8 @@ def _read(
     authors: set[str] = set()
     group_hint = False
     current: dict | None = None
+    display = source.display(member)
+    dropping = False  # continuation lines of a message whose header was unreadable
 
     def finish(entry: dict | None) -> None:
         nonlocal group_hint
@@ -201,25 +226,32 @@ def _read(
             authors.add(msg.speaker)
 
     for number, line in _lines(source, member):
+        if line is None:
+            stats.bad(display, NAME, f"line {number}", "not UTF-8 text")
+            continue
         match = _header(line)
         if match is None:
             if current is None:
-                if not line.strip(_BIDI + " \t"):
+                if not line.strip(_BIDI + " \t") or dropping:
                     continue
-                raise ImportFormatError(
-                    source.display(member), NAME, "text before the first message line", f"line {number}"
-                )
+                stats.bad(display, NAME, f"line {number}", "text before the first message line")
+                continue
             current["lines"].append(line)
             continue
         finish(current)
+        current = None
         cursor.at(member, f"line {number}")
         try:
             when = _timestamp(match, day_first)
         except ValueError as exc:
-            raise ImportFormatError(
-                source.display(member), NAME, f"bad date or time {match.group('date')} {match.group('time')}: {exc}",
-                f"line {number}",
-            ) from None
+            stats.bad(
+                display, NAME, f"line {number}",
+                f"bad date or time {match.group('date')} {match.group('time')}: {exc}",
+            )
+            dropping = True
+            continue
+        dropping = False
+        stats.ok()
         author, text = _split_author(match.group("rest"))
         current = {"when": when, "author": author, "lines": [text], "line": number}
     finish(current)

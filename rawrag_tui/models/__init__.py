@@ -18,8 +18,13 @@ def load_embedder(settings: Settings) -> Embedder:
 
     if (model := open_configured(settings, "embed")) is not None:
         return model
-    if get_profile(settings.models.profile).role("embed").source == "hub":
+    spec = get_profile(settings.models.profile).role("embed")
+    if spec.source == "hub":
         return open_hub_role(settings, "embed")
+    if spec.kind in ("use-embed", "e5-embed"):
+        from .multilingual import open_embedder
+
+        return open_embedder(spec.kind, settings)
     from .minilm import MiniLMEmbedder
 
     return MiniLMEmbedder(settings)

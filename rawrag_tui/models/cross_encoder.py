@@ -8,8 +8,9 @@ relevance logit. Works with any sequence-classification graph exported by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,7 +31,7 @@ class CrossEncoderReranker:
         tokenizer_path: str | Path,
         *,
         model_id: str,
-        settings: "Settings | None" = None,
+        settings: Settings | None = None,
         max_tokens: int = 512,
         batch_size: int | None = None,
         sha256: str | None = None,

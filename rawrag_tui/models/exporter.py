@@ -20,6 +20,7 @@ Kinds:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -78,7 +79,7 @@ def _lm_head_rows(hf_dir: Path, token_ids: list[int]) -> np.ndarray:
     for key in ("lm_head.weight", "model.embed_tokens.weight"):
         for path in files:
             with safe_open(str(path), framework="np") as handle:
-                if key in handle.keys():
+                if key in handle.keys():  # noqa: SIM118 (safe_open has keys() but no __contains__)
                     table = handle.get_slice(key)
                     return np.stack([np.asarray(table[i : i + 1, :], dtype=np.float32)[0] for i in token_ids])
     raise ModelError(f"{hf_dir}: no lm_head.weight or model.embed_tokens.weight in *.safetensors")
@@ -306,8 +307,6 @@ def _versions() -> dict[str, str]:
 
     found = {}
     for name in ("torch", "transformers", "optimum-onnx", "onnx", "onnxruntime"):
-        try:
+        with contextlib.suppress(PackageNotFoundError):
             found[name] = version(name)
-        except PackageNotFoundError:
-            pass
     return found

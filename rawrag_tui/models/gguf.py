@@ -14,14 +14,15 @@ or mtime changed since is hashed again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata as md
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from ..errors import ModelError
 
@@ -77,10 +78,8 @@ def sha256_file(path: Path) -> str:
 
 def _private_dir(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
+    with contextlib.suppress(PermissionError):  # a shared dir we do not own
         os.chmod(path, 0o700)
-    except PermissionError:  # pragma: no cover - a shared dir we do not own
-        pass
     return path
 
 
@@ -163,7 +162,7 @@ def part_paths(spec: PackagedGguf) -> list[Path]:
         located = None
         for f in dist.files or ():
             if f.as_posix() == member:
-                located = Path(dist.locate_file(f))
+                located = Path(str(dist.locate_file(f)))
                 break
         if located is None or not located.is_file():
             missing.append(f"{dist_name} ({member})")

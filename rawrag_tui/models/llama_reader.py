@@ -38,9 +38,12 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ModelError, UserError
+
+if TYPE_CHECKING:
+    from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 #: Rendering an empty user turn and a real one can merge tokens differently at
 #: the seams; this many tokens are kept back for that.
@@ -210,7 +213,7 @@ class LlamaReader:
 
     def render(self, prompt: str) -> str:
         """The chat-formatted prompt: one user turn, then the assistant's cue."""
-        messages = [{"role": "user", "content": prompt}]
+        messages: list[ChatCompletionRequestMessage] = [{"role": "user", "content": prompt}]
         return self._formatter(messages=messages, enable_thinking=False).prompt
 
     def _prompt_tokens(self, prompt: str) -> list[int]:
@@ -312,4 +315,4 @@ class LlamaReader:
             self._llama = None
         if self._vocab is not None:
             self._vocab.close()
-            self._vocab = None
+            self._vocab = None  # type: ignore[assignment]  # a closed reader counts no more tokens

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..settings import Settings
 
 
-def open_model_dir(model_dir: str | Path, settings: "Settings | None" = None, **options: Any):
+def open_model_dir(model_dir: str | Path, settings: Settings | None = None, **options: Any):
     """The embedder or reranker a manifest describes; the weights are verified first.
 
     ``options`` go to the model's constructor (task/instruction, dims, ...).

@@ -24,8 +24,9 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ModelError
 from .exporter import export, quantize_dir  # noqa: F401  (the manager's API)
@@ -41,7 +42,7 @@ SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 Progress = Callable[[str], None]
 
 
-def endpoint(settings: "Settings | None" = None) -> str:
+def endpoint(settings: Settings | None = None) -> str:
     """Settings first (models.hub_endpoint), then HF_ENDPOINT, then the hub."""
     configured = getattr(settings.models, "hub_endpoint", "") if settings else ""
     return (configured or os.environ.get("HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
@@ -71,7 +72,7 @@ def read_pulled(models_dir: Path) -> dict[str, Any]:
         raise ModelError(f"{path}: not valid JSON ({exc}); delete it and pull again") from None
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException | None) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
 
@@ -160,7 +161,7 @@ def _tidy_staging(staging: Path, models_dir: Path) -> None:
 def pull_file(
     repo: str,
     file: ModelFile,
-    settings: "Settings",
+    settings: Settings,
     *,
     revision: str = "main",
     attempts: int = 3,
@@ -247,7 +248,7 @@ def pull_file(
     return record
 
 
-def repo_files(repo: str, settings: "Settings", revision: str = "main") -> list[ModelFile]:
+def repo_files(repo: str, settings: Settings, revision: str = "main") -> list[ModelFile]:
     """Every file of a hub repository, with its size.
 
     (Its LFS sha256 is read again from the file's own metadata at download.)
@@ -270,7 +271,7 @@ def repo_files(repo: str, settings: "Settings", revision: str = "main") -> list[
 
 def pull(
     target: str,
-    settings: "Settings",
+    settings: Settings,
     *,
     include: list[str] | None = None,
     revision: str = "main",
@@ -301,7 +302,7 @@ def _pull(target, settings, *, include, revision, attempts, progress) -> list[di
     return [pull_file(repo, f, settings, revision=rev, attempts=attempts, progress=progress) for repo, f, rev in jobs]
 
 
-def list_models(settings: "Settings") -> dict[str, Any]:
+def list_models(settings: Settings) -> dict[str, Any]:
     """Profiles with per-role presence, the active profile, and what was pulled."""
     pulled = read_pulled(settings.models_dir)
     return {
@@ -312,7 +313,7 @@ def list_models(settings: "Settings") -> dict[str, Any]:
     }
 
 
-def missing_roles(profile: str, settings: "Settings") -> list[str]:
+def missing_roles(profile: str, settings: Settings) -> list[str]:
     described = {p["profile"]: p for p in describe_profiles(settings.models_dir, read_pulled(settings.models_dir))}
     return [
         name
@@ -321,7 +322,7 @@ def missing_roles(profile: str, settings: "Settings") -> list[str]:
     ]
 
 
-def use(profile: str, settings: "Settings", *, force: bool = False) -> Path:
+def use(profile: str, settings: Settings, *, force: bool = False) -> Path:
     """Write ``[models] profile = "..."`` into the home's config.toml.
 
     Refuses a profile whose hub files are not pulled (unless ``force``): the
@@ -331,7 +332,8 @@ def use(profile: str, settings: "Settings", *, force: bool = False) -> Path:
     missing = missing_roles(profile, settings)
     if missing and not force:
         raise ModelError(
-            f"profile {profile!r} is not pulled ({', '.join(missing)} missing): run `rawrag models pull {profile}` first"
+            f"profile {profile!r} is not pulled ({', '.join(missing)} missing): "
+            f"run `rawrag models pull {profile}` first"
         )
     return set_config_value(settings.home, "models", "profile", profile)
 
@@ -349,7 +351,7 @@ def set_config_value(home: Path, section: str, key: str, value: str) -> Path:
     line = f"{key} = {json.dumps(value)}"
     lines = text.splitlines()
     header = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
-    start = next((i for i, l in enumerate(lines) if (m := header.match(l)) and m.group(1) == section), None)
+    start = next((i for i, row in enumerate(lines) if (m := header.match(row)) and m.group(1) == section), None)
     if start is None:
         lines += ([""] if lines and lines[-1].strip() else []) + [f"[{section}]", line]
     else:
@@ -370,7 +372,7 @@ def set_config_value(home: Path, section: str, key: str, value: str) -> Path:
     return path
 
 
-def _pulled_path(settings: "Settings", repo: str, path: str, pulled: dict[str, Any], profile: str) -> tuple[Path, dict]:
+def _pulled_path(settings: Settings, repo: str, path: str, pulled: dict[str, Any], profile: str) -> tuple[Path, dict]:
     record = pulled.get(f"{repo}/{path}")
     where = hub_dir(settings.models_dir, repo) / path
     if not record or not where.is_file():
@@ -378,7 +380,7 @@ def _pulled_path(settings: "Settings", repo: str, path: str, pulled: dict[str, A
     return where, record
 
 
-def role_file(settings: "Settings", role: str, profile: str | None = None, *, check: bool = True) -> Path:
+def role_file(settings: Settings, role: str, profile: str | None = None, *, check: bool = True) -> Path:
     """The pulled main file of a hub profile's role (e.g. the reader's GGUF),
     verified against its pull record unless ``check`` is False."""
     name = profile or settings.models.profile
@@ -391,7 +393,7 @@ def role_file(settings: "Settings", role: str, profile: str | None = None, *, ch
     return path
 
 
-def open_hub_role(settings: "Settings", role: str, profile: str | None = None):
+def open_hub_role(settings: Settings, role: str, profile: str | None = None):
     """The Embedder / Reranker of a hub profile's role, verified; None if the role is empty.
 
     (The bundled profile's models ship in packages: models/__init__.py opens them.)
@@ -404,6 +406,8 @@ def open_hub_role(settings: "Settings", role: str, profile: str | None = None):
         raise ModelError(f"profile {name!r}: the {role} model is not a hub model")
     pulled = read_pulled(settings.models_dir)
     main = spec.main_file
+    if main is None:
+        raise ModelError(f"profile {name!r}: the {role} model names no main file")
     onnx_path, record = _pulled_path(settings, spec.repo, main.path, pulled, name)
     tok_repo = spec.tokenizer_repo or spec.repo
     tokenizer_path, tok_record = _pulled_path(settings, tok_repo, spec.tokenizer_file, pulled, name)
@@ -420,7 +424,7 @@ def open_hub_role(settings: "Settings", role: str, profile: str | None = None):
     raise ModelError(f"profile {name!r}: {role} kind {spec.kind!r} is opened elsewhere")
 
 
-def open_configured(settings: "Settings", role: str):
+def open_configured(settings: Settings, role: str):
     """An exported model directory named in settings (models.embed_model /
     models.rerank_model), else None: lets any local export replace a role."""
     from .local_models import open_model_dir

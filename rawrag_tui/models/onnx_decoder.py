@@ -12,8 +12,9 @@ gives them empty tensors.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -73,7 +74,7 @@ def batches_by_length(lengths: Sequence[int], batch_size: int, token_budget: int
 class DecoderSession:
     """An ONNX decoder graph with the inputs it wants filled in for it."""
 
-    def __init__(self, model_path: str | Path, settings: "Settings | None" = None):
+    def __init__(self, model_path: str | Path, settings: Settings | None = None):
         self.path = Path(model_path)
         self.session = create_session(self.path, settings)
         self.inputs = {i.name: i for i in self.session.get_inputs()}
@@ -146,7 +147,7 @@ def _parse_tokenizer(data: bytes, where: str):
 
     try:
         tokenizer = Tokenizer.from_str(data.decode("utf-8"))
-    except Exception as exc:  # tokenizers raises a plain Exception
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises a plain Exception
         raise ModelError(f"{where}: not a tokenizer.json: {str(exc).splitlines()[0] if str(exc) else exc}") from None
     tokenizer.no_padding()
     tokenizer.no_truncation()

@@ -6,7 +6,8 @@ imported lazily, so nothing outside ``models/`` ever imports them.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Literal, Protocol, Sequence, runtime_checkable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -37,7 +38,11 @@ class Reranker(Protocol):
 @runtime_checkable
 class Reader(Protocol):
     name: str
-    context_tokens: int
+
+    @property
+    def context_tokens(self) -> int:
+        """Tokens a prompt and its answer may take together (read-only: the process reader reports its child's)."""
+        ...
 
     def count_tokens(self, text: str) -> int: ...
 
@@ -45,4 +50,8 @@ class Reader(Protocol):
                on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         """Streams the answer's text pieces (temperature 0); ``on_progress(done,
         total)`` reports prompt tokens read before the first piece."""
+        ...
+
+    def close(self) -> None:
+        """Frees the model (its memory, or its child process) when Memory swaps or closes it."""
         ...

@@ -9,8 +9,9 @@ leading ``dims`` components may be kept (then normalised again).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,7 +42,7 @@ class Qwen3Embedder:
         tokenizer_path: str | Path,
         *,
         model_id: str,
-        settings: "Settings | None" = None,
+        settings: Settings | None = None,
         task: str | None = None,
         dims: int | None = None,
         max_tokens: int | None = None,

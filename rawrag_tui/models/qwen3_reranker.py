@@ -18,8 +18,9 @@ full ``logits`` also work, at the cost of that head.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -82,7 +83,7 @@ class Qwen3Reranker:
         tokenizer_path: str | Path,
         *,
         model_id: str,
-        settings: "Settings | None" = None,
+        settings: Settings | None = None,
         instruction: str | None = None,
         max_doc_tokens: int | None = None,
         batch_size: int | None = None,

@@ -187,7 +187,8 @@ def main(argv: list[str]) -> int:
         print(folder)
         return 0
     print(__doc__.strip().splitlines()[0], file=sys.stderr)
-    print("usage: reader_build.py wheel | install | cmake-args | requirement | install-command [PYTHON]", file=sys.stderr)
+    print("usage: reader_build.py wheel | install | cmake-args | requirement | install-command [PYTHON]",
+          file=sys.stderr)
     return 2
 
 

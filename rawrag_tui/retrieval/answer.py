@@ -15,13 +15,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from ..models.protocols import Reader
 from .packing import PackedEvidence, pack_evidence
-from .selection import select_evidence
 from .prompts import NOTHING_FOUND, build_prompt, is_abstention
+from .selection import select_evidence
+from .stated_dates import second_pass
 from .types import EvidenceMessage, SearchResult
 
 ReaderFactory = Callable[[], Reader]
@@ -46,11 +47,12 @@ class Citation:
     speaker: str
     text: str
     #: "cited": the reader wrote [n]; "matched": a reader too small to cite
-    #: (prompt "plain") answered, and this message shares the answer's words.
+    #: (prompt "plain") answered, and this message shares the answer's words;
+    #: "stated": the message states the date that replaced the reader's answer.
     how: str = "cited"
 
     @classmethod
-    def of(cls, n: int, m: EvidenceMessage, how: str = "cited") -> "Citation":
+    def of(cls, n: int, m: EvidenceMessage, how: str = "cited") -> Citation:
         return cls(n, m.external_id, m.conversation, m.timestamp, m.speaker, m.text, how)
 
 
@@ -69,6 +71,7 @@ def match_sources(answer: str, question: str, messages: list[EvidenceMessage]) -
     shown as the answer's source.
     """
     from .highlight import query_terms, word_stems
+    from .relative_dates import annotate
 
     asked = query_terms(question)
     said = query_terms(answer) - asked
@@ -77,7 +80,8 @@ def match_sources(answer: str, question: str, messages: list[EvidenceMessage]) -
     numbers = {w for w in said if w.isdigit()}
     scored = []
     for i, m in enumerate(messages):
-        words = word_stems(f"{m.speaker} {m.text} {' '.join(m.captions)}")
+        # Relative times resolved: "yesterday (7 May 2023)" supports "7 May 2023".
+        words = word_stems(f"{m.speaker} {annotate(m.text, m.timestamp)} {' '.join(m.captions)}")
         if words & said and numbers <= words:
             scored.append((len(words & said), len(words & asked), i))
     best = sorted(scored, key=lambda s: (-s[0], -s[1], -s[2]))[:MATCHED_SOURCES]
@@ -101,6 +105,10 @@ class Answer:
     #: A plain answer (not an abstention) that no evidence message supports:
     #: the faces say it may be a guess.
     unsupported: bool = False
+    #: The reader's own answer when the stated-dates pass replaced it (a "when"
+    #: answer no message states, replaced by the date the latest message on the
+    #: subject states; retrieval/stated_dates.py). Empty when kept.
+    reader_said: str = ""
     #: Seconds: search, pack, load (the reader factory), read, first_token
     #: (from the start of reading to the first streamed piece).
     timings: dict[str, float] = field(default_factory=dict)
@@ -124,6 +132,7 @@ class Answer:
             "cut_messages": self.cut_messages,
             "superseded": self.superseded,
             "unsupported": self.unsupported,
+            "reader_said": self.reader_said,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -282,7 +291,12 @@ def answer_question(
     timings["first_token"] = clock.get("first_token", timings["read"])
 
     answer = _tidy(text)
-    citations = [Citation.of(n, packed.messages[n - 1]) for n in filt.cited]
+    reader_said = ""
+    stated = None if is_abstention(answer) else second_pass(question, _CITATION.sub("", answer), packed.messages)
+    if stated is not None:
+        reader_said, answer = answer, stated.text
+        filt.cited = [stated.message]
+    citations = [Citation.of(n, packed.messages[n - 1], "stated" if stated else "cited") for n in filt.cited]
     unsupported = False
     if not citations and prompt_style == "plain" and not is_abstention(answer):
         matched = match_sources(answer, question, packed.messages)
@@ -299,6 +313,7 @@ def answer_question(
         cut_messages=packed.cut_messages,
         superseded=len(packed.superseded),
         unsupported=unsupported,
+        reader_said=reader_said,
         timings=timings,
         evidence=packed.messages,
         evidence_text=packed.text,

@@ -34,9 +34,35 @@ def word_stems(text: str) -> set[str]:
 
 
 def match_spans(query: str, text: str) -> list[tuple[int, int]]:
-    """Character spans of ``text`` whose word shares a stem with a query term."""
+    """Character spans of ``text`` whose word shares a stem with a query term, and, for a
+    Chinese/Japanese/Korean query, where its bigrams occur (such text has no spaces between
+    words: the full-text index matches it by bigrams, see storage/cjk.py)."""
     terms = query_terms(query)
-    return [(m.start(), m.end()) for m in _WORD.finditer(text) if _stem(m.group().lower()) in terms]
+    spans = [(m.start(), m.end()) for m in _WORD.finditer(text) if _stem(m.group().lower()) in terms]
+    spans += _cjk_spans(query, text)
+    if not spans:
+        return []
+    merged = [min(spans)]
+    for start, end in sorted(spans)[1:]:
+        if start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _cjk_spans(query: str, text: str) -> list[tuple[int, int]]:
+    from ..storage.cjk import CJK_RUN
+
+    grams = {run[i : i + 2] for run in CJK_RUN.findall(query) for i in range(max(len(run) - 1, 1))}
+    if not grams:
+        return []
+    spans: list[tuple[int, int]] = []
+    for found in CJK_RUN.finditer(text):
+        run, base = found.group(), found.start()
+        for i in range(len(run)):
+            spans.extend((base + i, base + i + len(g)) for g in grams if run.startswith(g, i))
+    return spans
 
 
 def best_messages(result: SearchResult, n: int) -> list[EvidenceMessage]:

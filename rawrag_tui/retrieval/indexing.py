@@ -8,8 +8,10 @@ that is already embedded is never embedded again.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 
 from ..models.protocols import Embedder
 from ..settings import WindowSettings
@@ -41,21 +43,33 @@ def window_pending(store: Store, settings: WindowSettings, only: Iterable[int] |
     return sum(window_conversation(store, cid, settings) for cid in todo)
 
 
-def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: Progress | None = None) -> int:
-    """Embed every window text the embedder's space lacks; returns how many."""
-    space = store.ensure_space(embedder.fingerprint, embedder.dims)
-    total = store.pending_count(space)
+def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: Progress | None = None,
+                  lock: AbstractContextManager | None = None) -> int:
+    """Embed every window text the embedder's space lacks; returns how many.
+
+    Each batch is committed on its own: a run killed mid-way loses at most one
+    batch, and the next run continues from what is still pending (vectors are
+    keyed by window-text hash, so nothing is embedded twice). With ``lock``
+    (the app's store lock) the store is touched only while holding it and the
+    model runs without it, so a search made meanwhile waits for one commit,
+    not for the embedding.
+    """
+    guard = lock if lock is not None else contextlib.nullcontext()
+    with guard:
+        space = store.ensure_space(embedder.fingerprint, embedder.dims)
+        total = store.pending_count(space)
     done = 0
     if progress:
         progress("embed", 0, total)
     while True:
-        pending = store.pending_windows(space, batch)
+        with guard:
+            pending = store.pending_windows(space, batch)
         if not pending:
             break
         vectors = embedder.embed([text for _, text in pending], kind="document")
-        with store.transaction():
+        with guard, store.transaction():
             store.add_vectors(space, [h for h, _ in pending], vectors)
         done += len(pending)
         if progress:
-            progress("embed", done, total)
+            progress("embed", min(done, max(total, done)), max(total, done))
     return done

@@ -15,8 +15,8 @@ when it alone is too long, by shortening its longest messages.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from .relative_dates import annotate
 from .types import EvidenceMessage, Hit
@@ -51,7 +51,7 @@ class PackedEvidence:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None
 
 
-def format_timestamp(timestamp: str | None) -> str:
+def prompt_date(timestamp: str | None) -> str:
     """``8 May 2023 13:56`` in the message's own clock (exports disagree on
     zones; the reader compares dates, so no conversion); ``unknown date``."""
     if not timestamp:
@@ -76,7 +76,7 @@ def message_body(message: EvidenceMessage) -> str:
 
 
 def _line(n: int, message: EvidenceMessage, body: str) -> str:
-    return f"[{n}] {format_timestamp(message.timestamp)}, {message.speaker}: {body}"
+    return f"[{n}] {prompt_date(message.timestamp)}, {message.speaker}: {body}"
 
 
 def _conversation_header(message: EvidenceMessage) -> str:
@@ -212,7 +212,7 @@ def _fit_single_window(
         return
     # Water-filling: every message gets an equal share, short ones give back
     # what they do not use, so only the long ones are cut.
-    share_left, ids = room, sorted(sizes, key=sizes.get)
+    share_left, ids = room, sorted(sizes, key=lambda mid: sizes[mid])
     for i, mid in enumerate(ids):
         share = share_left // (len(ids) - i)
         if sizes[mid] > share:

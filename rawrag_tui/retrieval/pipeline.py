@@ -72,6 +72,12 @@ def search(
         t = time.perf_counter()
         channels["lexical"] = store.lexical_search(query, n)
         timings["lexical"] = time.perf_counter() - t
+    words_found = bool(channels["lexical"]) if "lexical" in channels else None
+    if words_found is False and "dense" in channels:
+        # No message holds the words: the dense channel's nearest neighbours
+        # are all that is left, and below the floor they are noise (bot
+        # messages, logs), not an answer. Shown as "nearest by meaning".
+        channels["dense"] = [(wid, s) for wid, s in channels["dense"] if s >= settings.meaning_floor]
 
     fused = rrf(channels, settings.rrf_k)
     rows: dict[int, dict] = {}
@@ -97,7 +103,7 @@ def search(
             Hit(c.window_id, w["conversation_id"], w["conversation"], rank, w["text"], c.scores, c.ranks, msgs)
         )
     timings["expand"] = time.perf_counter() - t
-    return SearchResult(query, mode, result_hits, timings)
+    return SearchResult(query, mode, result_hits, timings, channels=list(channels), words_found=words_found)
 
 
 def expand(store: Store, window: dict) -> list[EvidenceMessage]:

@@ -115,7 +115,7 @@ def annotate(text: str, timestamp: str | None) -> str:
         if meaning:
             spans.append((m.start(), m.end(), meaning))
     out, last = [], 0
-    for start, end, meaning in sorted(spans):
+    for _start, end, meaning in sorted(spans):
         out.append(text[last:end] + f" ({meaning})")
         last = end
     out.append(text[last:])

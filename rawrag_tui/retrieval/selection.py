@@ -24,7 +24,7 @@ windows are packed whole, in rank order, as before.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from .highlight import query_terms, word_stems
 from .packing import PackedEvidence, TokenCounter, _conversation_header, _line, _render, message_body, pack_evidence
@@ -54,7 +54,7 @@ def superseded_by(anchors: Sequence[EvidenceMessage], terms: set[str]) -> dict[i
         if not m.timestamp:
             continue
         subject = (word_stems(_text(m)) & terms) - _CUE_STEMS
-        later = [n for n in changes if n.timestamp > m.timestamp
+        later = [n for n in changes if (n.timestamp or "") > m.timestamp
                  and subject & word_stems(_text(n))]
         if later:
             out[m.message_id] = max(later, key=lambda n: n.timestamp or "").message_id

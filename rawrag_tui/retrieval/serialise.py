@@ -8,8 +8,8 @@ Changing it means bumping ``WindowSettings.serialisation``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Iterable
 
 #: Weekday included because relative dates ("last Friday") are common in chat.
 DATE_FORMAT = "%Y-%m-%d %a %H:%M"

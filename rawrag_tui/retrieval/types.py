@@ -41,9 +41,15 @@ class Hit:
     ranks: dict[str, int] = field(default_factory=dict)  # rank in each channel (1-based)
     messages: list[EvidenceMessage] = field(default_factory=list)
 
+    @property
+    def match(self) -> str:
+        """"words" when the lexical channel found the query's words in it, else "meaning"."""
+        return "words" if "lexical" in self.scores else "meaning"
+
     def to_json(self) -> dict:
         return {
             "window_id": self.window_id,
+            "match": self.match,
             "rank": self.rank,
             "conversation_id": self.conversation_id,
             "conversation": self.conversation,
@@ -61,6 +67,30 @@ class SearchResult:
     hits: list[Hit]
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     notes: list[str] = field(default_factory=list)  # e.g. windows not yet embedded
+    #: The channels that really ran: ["lexical"] while no window is embedded yet.
+    channels: list[str] = field(default_factory=list)
+    #: Windows still waiting for a vector (the meaning channel cannot see them yet).
+    pending_embeddings: int = 0
+    #: False when the lexical channel ran and no window holds any of the query's
+    #: words: the hits (if any) are nearest by meaning, above the similarity floor.
+    words_found: bool | None = None
+
+    @property
+    def lexical_only(self) -> bool:
+        """Meaning was asked for but only words were searched: nothing is embedded yet."""
+        return self.mode in ("dense", "hybrid") and self.channels == ["lexical"] and self.pending_embeddings > 0
+
+    def summary(self) -> str | None:
+        """The one line every face shows above the hits when they are not plain
+        matches: no message holds the words, or meaning is not searched yet."""
+        if self.words_found is False:
+            if self.hits:
+                return f"no message holds the words of “{self.query}”; nearest by meaning:"
+            return f"no message holds the words of “{self.query}”, and none is close in meaning"
+        if self.lexical_only:
+            return (f"matched by words only: {self.pending_embeddings:,} windows are still being embedded, "
+                    "search by meaning follows when they are")
+        return None
 
     def evidence(self) -> list[EvidenceMessage]:
         """The hits' messages, deduplicated, ordered by conversation then time."""
@@ -77,4 +107,9 @@ class SearchResult:
             "hits": [h.to_json() for h in self.hits],
             "timings": self.timings,
             "notes": self.notes,
+            "channels": self.channels,
+            "pending_embeddings": self.pending_embeddings,
+            "lexical_only": self.lexical_only,
+            "words_found": self.words_found,
+            "summary": self.summary(),
         }

@@ -13,9 +13,9 @@ lets their vectors be reused by content hash.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from ..settings import WindowSettings
 

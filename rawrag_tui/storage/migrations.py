@@ -1,14 +1,53 @@
 """Forward-only numbered migrations; the schema version is ``user_version``.
 
 Each migration runs in its own transaction. Never edit a migration that has
-shipped: add the next number.
+shipped: add the next number. A migration is SQL, or a function of the
+connection and a progress callback for the ones that rewrite every row.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import apsw
 
-MIGRATIONS: list[str] = [
+#: progress(stage, done, total), as the facade's import progress.
+Progress = Callable[[str, int, "int | None"], None]
+Migration = str | Callable[[apsw.Connection, "Progress | None"], None]
+
+REBUILD_BATCH = 500
+
+
+def _fts_with_cjk(conn: apsw.Connection, progress: Progress | None) -> None:
+    """2: the full-text index gains a ``cjk`` column of bigrams (see storage/cjk.py).
+
+    Rebuilt from the windows table, in one transaction with the version bump:
+    an interrupted upgrade leaves the old index and version 1 untouched.
+    """
+    from .cjk import index_column
+
+    cur = conn.cursor()
+    total = next(cur.execute("SELECT COUNT(*) FROM windows"))[0]
+    cur.execute("DROP TABLE windows_fts")
+    cur.execute("CREATE VIRTUAL TABLE windows_fts USING fts5 (text, cjk, tokenize = 'porter unicode61')")
+    cur.execute("INSERT INTO windows_fts (windows_fts, rank) VALUES ('secure-delete', 1)")
+    if progress and total:  # a new, empty store has nothing to rebuild: say nothing
+        progress("rebuild full-text index", 0, total)
+    done, last = 0, 0
+    while True:
+        rows = list(conn.cursor().execute(
+            "SELECT id, text FROM windows WHERE id > ? ORDER BY id LIMIT ?", (last, REBUILD_BATCH)))
+        if not rows:
+            break
+        cur.executemany("INSERT INTO windows_fts (rowid, text, cjk) VALUES (?, ?, ?)",
+                        [(wid, text, index_column(text)) for wid, text in rows])
+        done += len(rows)
+        last = rows[-1][0]
+        if progress and total:
+            progress("rebuild full-text index", done, total)
+
+
+MIGRATIONS: list[Migration] = [
     # 1: the raw-history store
     """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -98,14 +137,15 @@ MIGRATIONS: list[str] = [
         UNIQUE (space_id, content_hash)
     );
     """,
+    _fts_with_cjk,
 ]
 
 
 def schema_version(conn: apsw.Connection) -> int:
-    return conn.cursor().execute("PRAGMA user_version").fetchone()[0]
+    return next(conn.cursor().execute("PRAGMA user_version"))[0]
 
 
-def migrate(conn: apsw.Connection) -> int:
+def migrate(conn: apsw.Connection, progress: Progress | None = None) -> int:
     """Apply pending migrations; returns the resulting version."""
     version = schema_version(conn)
     if version > len(MIGRATIONS):
@@ -115,7 +155,24 @@ def migrate(conn: apsw.Connection) -> int:
             f"this store has schema version {version}, newer than this rawrag knows ({len(MIGRATIONS)}): upgrade rawrag"
         )
     for number in range(version + 1, len(MIGRATIONS) + 1):
-        with conn:
-            conn.cursor().execute(MIGRATIONS[number - 1])
-            conn.cursor().execute(f"PRAGMA user_version = {number}")
+        step = MIGRATIONS[number - 1]
+        # The write lock first, then the version again: a second rawrag opening
+        # the same store waits for the first one's upgrade instead of redoing it.
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except apsw.BusyError:
+            from ..errors import UserError
+
+            raise UserError("another rawrag is upgrading this store: try again when it has finished") from None
+        try:
+            if schema_version(conn) < number:
+                if callable(step):
+                    step(conn, progress)
+                else:
+                    conn.execute(step)
+                conn.execute(f"PRAGMA user_version = {number}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
     return len(MIGRATIONS)

@@ -9,23 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 import apsw
 import numpy as np
 
-from . import migrations
+from . import cjk, migrations
 from .db import connect
-
-_FTS_TERM = re.compile(r"\w+", re.UNICODE)
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def timestamp_fields(ts: datetime | None) -> tuple[str | None, str | None, str | None]:
@@ -38,7 +36,7 @@ def timestamp_fields(ts: datetime | None) -> tuple[str | None, str | None, str |
     if ts is None:
         return None, None, None
     if ts.tzinfo is not None:
-        utc = ts.astimezone(timezone.utc).replace(tzinfo=None)
+        utc = ts.astimezone(UTC).replace(tzinfo=None)
         return utc.isoformat() + "Z", "utc", utc.strftime("%Y-%m-%dT%H:%M:%S.%f")
     return ts.isoformat(), "local", ts.strftime("%Y-%m-%dT%H:%M:%S.%f")
 
@@ -75,9 +73,9 @@ class Store:
         self.path = path
 
     @classmethod
-    def open(cls, path: Path) -> "Store":
+    def open(cls, path: Path, progress: migrations.Progress | None = None) -> Store:
         conn = connect(path)
-        migrations.migrate(conn)
+        migrations.migrate(conn, progress)
         return cls(conn, path)
 
     def close(self) -> None:
@@ -87,14 +85,34 @@ class Store:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        with self.conn:
+        """All or nothing; the outermost one takes the write lock first (BEGIN IMMEDIATE).
+
+        Why immediate: a deferred transaction that has read cannot wait for
+        another process's write lock (SQLite skips the busy handler to avoid
+        a deadlock), so a second writer on the same home would fail at once
+        instead of waiting out the busy timeout.
+        """
+        if self.conn.in_transaction:
+            with self.conn:  # nested: a savepoint
+                yield
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
             yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
 
     def _rows(self, sql: str, args: Sequence[Any] | dict = ()) -> list[tuple]:
         return list(self.conn.cursor().execute(sql, args))
 
     def _one(self, sql: str, args: Sequence[Any] | dict = ()) -> tuple | None:
         return self.conn.cursor().execute(sql, args).fetchone()
+
+    def _scalar(self, sql: str, args: Sequence[Any] | dict = ()) -> Any:
+        """The first value of a query that always returns a row (an aggregate such as COUNT)."""
+        return next(self.conn.cursor().execute(sql, args))[0]
 
     def _dicts(self, sql: str, args: Sequence[Any] | dict = ()) -> list[dict]:
         cur = self.conn.cursor().execute(sql, args)
@@ -149,7 +167,8 @@ class Store:
         return self.conn.last_insert_rowid()
 
     def existing_external_ids(self, conversation_id: int) -> set[str]:
-        return {r[0] for r in self._rows("SELECT external_id FROM messages WHERE conversation_id = ?", (conversation_id,))}
+        rows = self._rows("SELECT external_id FROM messages WHERE conversation_id = ?", (conversation_id,))
+        return {r[0] for r in rows}
 
     def add_messages(self, conversation_id: int, source_id: int, rows: Sequence[MessageRow]) -> int:
         """Insert the rows not already stored (by external id); returns how many.
@@ -241,7 +260,8 @@ class Store:
                 (conversation_id, w.seq, w.token_start, w.token_end, w.first_seq, w.last_seq, w.text, w.content_hash),
             )
             cur.execute(
-                "INSERT INTO windows_fts (rowid, text) VALUES (?, ?)", (self.conn.last_insert_rowid(), w.text)
+                "INSERT INTO windows_fts (rowid, text, cjk) VALUES (?, ?, ?)",
+                (self.conn.last_insert_rowid(), w.text, cjk.index_column(w.text)),
             )
             written += 1
         for prev in old.values():
@@ -293,12 +313,12 @@ class Store:
 
     def pending_count(self, space_id: int | None) -> int:
         if space_id is None:
-            return self._one("SELECT COUNT(DISTINCT content_hash) FROM windows")[0]
-        return self._one(
+            return self._scalar("SELECT COUNT(DISTINCT content_hash) FROM windows")
+        return self._scalar(
             "SELECT COUNT(DISTINCT w.content_hash) FROM windows w WHERE NOT EXISTS"
             " (SELECT 1 FROM vectors v WHERE v.space_id = ? AND v.content_hash = w.content_hash)",
             (space_id,),
-        )[0]
+        )
 
     def has_windows(self) -> bool:
         return self._one("SELECT 1 FROM windows LIMIT 1") is not None
@@ -313,6 +333,11 @@ class Store:
             (space_id,),
         ) is not None
 
+    def vector_count(self, space_id: int | None) -> int:
+        if space_id is None:
+            return 0
+        return self._scalar("SELECT COUNT(*) FROM vectors WHERE space_id = ?", (space_id,))
+
     def pending_windows(self, space_id: int, limit: int) -> list[tuple[str, str]]:
         """Up to ``limit`` (content_hash, text) pairs that have no vector in the space."""
         return self._rows(
@@ -326,7 +351,11 @@ class Store:
         cur = self.conn.cursor()
         data = np.ascontiguousarray(vectors, dtype=np.float32)
         for content_hash, vec in zip(hashes, data):
-            cur.execute("INSERT INTO vectors (space_id, content_hash) VALUES (?, ?)", (space_id, content_hash))
+            # Another indexer (a second `rawrag index`, the app) may have stored it meanwhile.
+            cur.execute("INSERT INTO vectors (space_id, content_hash) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                        (space_id, content_hash))
+            if not self.conn.changes():
+                continue
             cur.execute(
                 f"INSERT INTO vec_{space_id} (rowid, embedding) VALUES (?, ?)",
                 (self.conn.last_insert_rowid(), vec.tobytes()),
@@ -344,10 +373,25 @@ class Store:
 
     @staticmethod
     def fts_query(text: str) -> str | None:
-        terms = list(dict.fromkeys(t.lower() for t in _FTS_TERM.findall(text)))
-        if not terms:
-            return None
-        return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        """Any of the query's words (either column) or CJK bigrams (the ``cjk`` column), BM25-ranked.
+
+        A CJK run in a query is cut into bigrams exactly as the index cut the
+        windows (:mod:`.cjk`); a lone CJK character is a prefix query on the
+        ``cjk`` column, whose tokens each start with one character.
+        """
+        words, bigrams, singles = cjk.query_parts(text)
+        quote = lambda t: '"' + t.replace('"', '""') + '"'  # noqa: E731
+        terms = [quote(t) for t in words]
+        terms += [f"cjk : {quote(t)}" for t in bigrams]
+        terms += [f"cjk : {quote(t)} *" for t in singles]
+        return " OR ".join(terms) if terms else None
+
+    def cjk_messages(self, source_id: int | None = None) -> tuple[int, int]:
+        """(messages holding Chinese/Japanese/Korean text, all messages), of one source or all."""
+        where, args = ("WHERE source_id = ?", (source_id,)) if source_id is not None else ("", ())
+        row = self._one(
+            f"SELECT COALESCE(SUM(text GLOB '{cjk.SQL_GLOB}'), 0), COUNT(*) FROM messages {where}", args)
+        return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def lexical_search(self, query: str, n: int) -> list[tuple[int, float]]:
         """(window id, BM25 score, higher is better) for the best ``n`` windows."""
@@ -376,7 +420,8 @@ class Store:
 
     def delete_source(self, source_id: int) -> dict[str, int]:
         """Remove what this import added; conversations left empty go too."""
-        touched = [r[0] for r in self._rows("SELECT DISTINCT conversation_id FROM messages WHERE source_id = ?", (source_id,))]
+        rows = self._rows("SELECT DISTINCT conversation_id FROM messages WHERE source_id = ?", (source_id,))
+        touched = [r[0] for r in rows]
         cur = self.conn.cursor()
         cur.execute("DELETE FROM messages WHERE source_id = ?", (source_id,))
         removed = self.conn.changes()
@@ -430,7 +475,7 @@ class Store:
     # -- reading ------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
-        one = lambda sql: self._one(sql)[0]  # noqa: E731
+        one = self._scalar
         return {
             "sources": one("SELECT COUNT(*) FROM sources"),
             "conversations": one("SELECT COUNT(*) FROM conversations"),
@@ -446,7 +491,8 @@ class Store:
         )
 
     def conversations(self, source_id: int | None = None, text_filter: str | None = None) -> list[dict]:
-        where, args = [], []
+        where: list[str] = []
+        args: list[Any] = []
         if source_id is not None:
             where.append("c.id IN (SELECT conversation_id FROM messages WHERE source_id = ?)")
             args.append(source_id)
@@ -471,6 +517,22 @@ class Store:
             (conversation_id,),
         )
         return rows[0] if rows else None
+
+    def find_messages(self, *, message_id: int | None = None, external_id: str | None = None,
+                      conversation_id: int | None = None) -> list[dict]:
+        """Where a message lives (its conversation and seq), by row id or by export id."""
+        where, args = [], []
+        for column, value in (("m.id", message_id), ("m.external_id", external_id),
+                              ("m.conversation_id", conversation_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        return self._dicts(
+            "SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq FROM messages m"
+            f" JOIN conversations c ON c.id = m.conversation_id WHERE {' AND '.join(where) or '1'}"
+            " ORDER BY m.conversation_id, m.seq LIMIT 50",
+            args,
+        )
 
     def messages(self, conversation_id: int, offset: int = 0, limit: int = -1) -> list[dict]:
         return self._dicts(

@@ -9,8 +9,9 @@ on top of the mode it was opened from.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -33,7 +34,7 @@ class RawragApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "rawrag"
     BINDINGS = keys.scope_bindings("everywhere")
-    MODES = {
+    MODES: ClassVar[dict[str, str | Callable[[], Screen]]] = {
         "library": LibraryScreen,
         "search": SearchScreen,
         "ask": AskScreen,
@@ -188,7 +189,7 @@ class RawragApp(App):
                 path = str(Path.cwd())
         return super().deliver_screenshot(filename, path, time_format)
 
-    def action_quit(self) -> None:
+    async def action_quit(self) -> None:
         for meter in list(self.active_meters):  # an import in flight rolls back
             meter.cancel.set()
         self.exit()

@@ -7,8 +7,7 @@ from pathlib import Path
 from rich.style import Style
 from rich.text import Text
 
-from ..retrieval.highlight import match_spans
-from ..retrieval.serialise import format_timestamp
+from ..display import format_timestamp, match_spans
 
 
 def short_date(ts: str | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -80,11 +80,11 @@ KEYS: tuple[Key, ...] = (
 BY_ID = {k.id: k for k in KEYS}
 
 
-def bindings(*ids: str) -> list[Binding]:
+def bindings(*ids: str) -> list[BindingType]:
     return [BY_ID[i].binding() for i in ids]
 
 
-def scope_bindings(scope: str) -> list[Binding]:
+def scope_bindings(scope: str) -> list[BindingType]:
     return [k.binding() for k in KEYS if k.scope == scope]
 
 
@@ -106,7 +106,8 @@ def markdown_table() -> str:
     """The keys table for the README (``python -m rawrag_tui.tui.keys``)."""
     rows = ["| Key | Action | Where | Binding id |", "|---|---|---|---|"]
     rows += [f"| `{display(k.key)}` | {k.description} | {k.scope} | `{k.id}` |" for k in KEYS]
-    rows.append("| `enter` | Open the highlighted conversation, hit or citation; run the box's search, question or import | everywhere | (Textual) |")
+    rows.append("| `enter` | Open the highlighted conversation, hit or citation; "
+                "run the box's search, question or import | everywhere | (Textual) |")
     rows.append("| `ctrl+p` | Command palette (every action) | everywhere | (Textual) |")
     rows.append("| `tab` / `shift+tab` | Next / previous pane | everywhere | (Textual) |")
     return "\n".join(rows)

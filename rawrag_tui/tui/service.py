@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..errors import UserError
 from ..progress import Cancelled, ProgressMeter, human_duration  # noqa: F401  (the screens use them)
 
-NO_READER = "No reader is installed in this build: install the reader extra (pip install 'rawrag-tui[reader]')."
+if TYPE_CHECKING:
+    from ..memory import Memory
+    from ..retrieval.answer import Answer, Citation
 
 
 class MemoryGate:
@@ -25,7 +26,7 @@ class MemoryGate:
     A call made while an import runs simply waits for it.
     """
 
-    def __init__(self, memory: Any):
+    def __init__(self, memory: Memory):
         self.memory = memory
         self._lock = threading.RLock()
 
@@ -36,7 +37,7 @@ class MemoryGate:
     def warm_up(self) -> None:
         """Load the embedder now (about 2 s) so the first search does not pay for it."""
         with self._lock:
-            if self.memory.store.counts()["windows"]:
+            if self.memory.counts()["windows"]:
                 self.memory.embedder  # noqa: B018 - the property loads the model
 
     def hold(self) -> threading.RLock:
@@ -51,35 +52,21 @@ class MemoryGate:
         return True
 
 
-def ask(memory: Any, question: str, on_piece: Callable[[str], None],
+def ask(memory: Memory, question: str, on_piece: Callable[[str], None],
         on_evidence: Callable[[Any], None] | None = None,
-        on_progress: Callable[[str, int, int | None], None] | None = None) -> Any:
+        on_progress: Callable[[str, int, int | None], None] | None = None) -> Answer:
     """``memory.ask``, streaming: ``on_evidence`` gets the packed evidence
     before the reader starts, ``on_progress`` the prompt being read, then
-    ``on_piece`` the answer as it is written."""
-    ask_fn = getattr(memory, "ask", None)
-    if ask_fn is None:
-        raise UserError(NO_READER)
-    return ask_fn(question, on_token=on_piece, on_evidence=on_evidence, on_progress=on_progress)
+    ``on_piece`` the answer as it is written. A build without the reader
+    raises its one-line ModelError here, like any other reader failure."""
+    return memory.ask(question, on_token=on_piece, on_evidence=on_evidence, on_progress=on_progress)
 
 
-def field(obj: Any, name: str, default: Any = None) -> Any:
-    """An attribute of a dataclass or a key of a dict: citations come as either."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def citation_target(answer: Any, citation: Any) -> tuple[int, int] | None:
-    """(conversation_id, message_id) a citation points at, or None when unknown."""
-    cid, mid = field(citation, "conversation_id"), field(citation, "message_id")
-    if cid is not None and mid is not None:
-        return int(cid), int(mid)
-    evidence = field(answer, "evidence") or []
-    n = field(citation, "n")
-    if isinstance(n, int) and 1 <= n <= len(evidence):
-        m = evidence[n - 1]
-        return int(field(m, "conversation_id")), int(field(m, "message_id"))
+def citation_target(answer: Answer, citation: Citation) -> tuple[int, int] | None:
+    """(conversation_id, message_id) of the evidence message ``[n]`` cites, or None when out of range."""
+    if 1 <= citation.n <= len(answer.evidence):
+        m = answer.evidence[citation.n - 1]
+        return m.conversation_id, m.message_id
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -11,11 +12,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
+from ...display import message_line
 from ...errors import UserError
-from ...retrieval.serialise import message_line
 from .. import keys, service
 from ..fmt import when
-from ..service import field
 from ..widgets.lists import VimOptionList
 from .base import RawragScreen
 
@@ -25,7 +25,7 @@ CITATION = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 class AskScreen(RawragScreen):
     PLACE = "ask"
     BINDINGS = keys.scope_bindings("ask")
-    COMPONENT_CLASSES = {"ask--citation", "ask--speaker", "ask--note"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"ask--citation", "ask--speaker", "ask--note"}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,8 +45,9 @@ class AskScreen(RawragScreen):
 
     def on_mount(self) -> None:
         self.query_one("#question", Input).cursor_blink = self.app.cursor_blink
-        if getattr(self.app.memory, "ask", None) is None:
-            self.set_answer(Text(service.NO_READER, style=self.get_component_rich_style("ask--note")))
+        missing = self.app.memory.reader_missing()
+        if missing:
+            self.set_answer(Text(missing, style=self.get_component_rich_style("ask--note")))
         self.focus_main()
 
     def focus_main(self) -> None:
@@ -81,9 +82,8 @@ class AskScreen(RawragScreen):
             self.app.call_from_thread(self.add_piece, piece)
 
         def on_evidence(packed) -> None:
-            text = field(packed, "text")
-            if text:
-                self.app.call_from_thread(self.show_evidence, text)
+            if packed.text:
+                self.app.call_from_thread(self.show_evidence, packed.text)
 
         def on_progress(stage: str, done: int, total: int | None) -> None:
             self.app.call_from_thread(self.show_reading, done, total)
@@ -127,24 +127,26 @@ class AskScreen(RawragScreen):
     def show_answer(self, answer) -> None:
         self.hide_reading()
         self.answer = answer
-        self.set_answer(self.styled_answer(field(answer, "answer", self.streamed) or "(no answer)"))
-        self.citations = list(field(answer, "citations") or [])
+        self.set_answer(self.styled_answer(answer.answer or self.streamed or "(no answer)"))
+        self.citations = list(answer.citations)
         options = []
         width = max(self.size.width - 10, 30)
         for c in self.citations:
-            text = " ".join(str(field(c, "text", "")).split())
-            prompt = Text(f"[{field(c, 'n')}] ", style=self.get_component_rich_style("ask--citation"))
-            prompt.append(f"{field(c, 'speaker')} · {when(field(c, 'timestamp'))} · {field(c, 'conversation')}",
+            text = " ".join(c.text.split())
+            prompt = Text(f"[{c.n}] ", style=self.get_component_rich_style("ask--citation"))
+            prompt.append(f"{c.speaker} · {when(c.timestamp)} · {c.conversation}",
                           style=self.get_component_rich_style("ask--speaker"))
             prompt.append("\n    " + (text if len(text) <= width else text[: width - 1] + "…"))
             options.append(Option(prompt))
         citations = self.query_one("#citations", OptionList)
         citations.set_options(options)
         notes = ""
-        if field(answer, "unsupported"):
+        if answer.reader_said:
+            notes += f" · the reader said “{answer.reader_said}”, a date no message states"
+        if answer.unsupported:
             notes += " · no message says this: it may be a guess"
-        if field(answer, "superseded"):
-            notes += f" · {field(answer, 'superseded')} older message(s) left out: a later one changed them"
+        if answer.superseded:
+            notes += f" · {answer.superseded} older message(s) left out: a later one changed them"
         self.query_one("#citations-title", Label).update(
             f"Citations ({len(options)}) · enter opens one in its conversation · e: evidence{notes}")
         self.query_one("#evidence", Static).update(self.evidence_text(answer))
@@ -154,18 +156,17 @@ class AskScreen(RawragScreen):
 
     @staticmethod
     def evidence_text(answer) -> str:
-        text = field(answer, "evidence_text") or ""
-        if text:
-            return text
-        evidence = field(answer, "evidence") or []
+        if answer.evidence_text:
+            return answer.evidence_text
         return "\n".join(
-            f"[{n}] " + message_line(field(m, "timestamp"), field(m, "speaker"), field(m, "text"),
-                                     field(m, "captions") or ())
-            for n, m in enumerate(evidence, 1)
+            f"[{n}] " + message_line(m.timestamp, m.speaker, m.text, m.captions)
+            for n, m in enumerate(answer.evidence, 1)
         ) or "(the reader saw no evidence)"
 
     @on(OptionList.OptionSelected, "#citations")
     def open_citation(self, event: OptionList.OptionSelected) -> None:
+        if self.answer is None:
+            return
         citation = self.citations[event.option_index]
         target = service.citation_target(self.answer, citation)
         if target is None:

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
 from ..widgets.navbar import NavBar
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..app import RawragApp
+
 
 class RawragScreen(Screen):
     #: Which nav bar entry is lit.
     PLACE = ""
+
+    if TYPE_CHECKING:
+        # These screens only ever run inside RawragApp: lets the type checker see its attributes.
+        app = getters.app(RawragApp)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -11,6 +13,11 @@ from textual.widgets import Button, Footer, Label, Static
 
 from .. import keys
 from ..widgets.lists import VimDataTable
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..app import RawragApp
 
 
 class ConfirmDelete(ModalScreen[bool]):
@@ -77,6 +84,10 @@ class WelcomeScreen(Screen):
     """The first run: an empty store; offers the demo history or an import."""
 
     BINDINGS = keys.scope_bindings("welcome")
+
+    if TYPE_CHECKING:
+        # Shown only by RawragApp: lets the type checker see its attributes.
+        app = getters.app(RawragApp)
 
     def compose(self) -> ComposeResult:
         home = self.app.display_home or str(self.app.memory.settings.home)

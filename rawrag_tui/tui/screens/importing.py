@@ -100,8 +100,17 @@ class ImportScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="import")
     def run_import(self, path: str, fmt: str) -> None:
         meter = self.meter
+        assert meter is not None  # start() sets it before starting this worker
         try:
-            report = self.gate("import_path", path, fmt, progress=meter)
+            # Store and window under the lock (one transaction), then embed in
+            # this background worker holding the lock only for each commit:
+            # the new messages are searchable by words at once, by meaning as
+            # their vectors land.
+            report = self.gate("import_path", path, fmt, embed=False, progress=meter)
+            self.app.call_from_thread(self.query_one("#import-result", Static).update,
+                                      "Stored: searchable by words now; embedding in the background for search "
+                                      "by meaning (you can search meanwhile).")
+            report.embedded = self.gate.memory.index(progress=meter, lock=self.gate.hold())["embedded"]
         except Cancelled:
             if meter.stage == "embed":
                 pending = self.gate("status")["pending_embeddings"]
@@ -134,7 +143,8 @@ class ImportScreen(RawragScreen):
         bar = self.query_one("#progress", ProgressBar)
         bar.update(total=total, progress=done)
         unit = UNITS.get(stage, "items")
-        text = f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit} · {rate:,.0f}/s"
+        text = (f"{stage}: {done:,}" + (f"/{total:,}" if total is not None else "") + f" {unit}"
+                + (f" · {rate:,.0f}/s" if rate > 0 else ""))
         if total is not None:
             text += f" · ETA {human_duration(eta)}"
         self.query_one("#rate", Label).update(text)

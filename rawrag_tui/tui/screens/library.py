@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from rich.text import Text
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -14,7 +16,6 @@ from ..fmt import short_date, source_label
 from ..widgets.lists import VimOptionList
 from ..widgets.transcript import TranscriptView
 from .base import RawragScreen
-
 
 
 def span(first: str | None, last: str | None) -> str:
@@ -29,7 +30,7 @@ def span(first: str | None, last: str | None) -> str:
 class LibraryScreen(RawragScreen):
     PLACE = "library"
     BINDINGS = keys.scope_bindings("library")
-    COMPONENT_CLASSES = {"library--title", "library--meta"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"library--title", "library--meta"}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -131,7 +132,7 @@ class LibraryScreen(RawragScreen):
 
     @on(OptionList.OptionHighlighted, "#conversations")
     def row_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        cid = int(event.option.id)
+        cid = int(event.option.id)  # type: ignore[arg-type]  # every option here is built with an id
         if cid == self.shown_conversation:
             return
         if self._preview_timer:
@@ -166,7 +167,7 @@ class LibraryScreen(RawragScreen):
 
     def highlighted_conversation(self) -> int | None:
         option = self.query_one("#conversations", OptionList).highlighted_option
-        return int(option.id) if option is not None else None
+        return int(option.id) if option is not None else None  # type: ignore[arg-type]  # built with an id
 
     # -- actions -------------------------------------------------------------
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -11,7 +13,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from ... import errors
-from ...retrieval.highlight import match_spans
+from ...display import match_spans
 from ...retrieval.types import Hit, SearchResult
 from .. import keys
 from ..fmt import snippet, when
@@ -32,7 +34,7 @@ def best_in_hit(hit: Hit, query: str, n: int):
 class SearchScreen(RawragScreen):
     PLACE = "search"
     BINDINGS = keys.scope_bindings("search")
-    COMPONENT_CLASSES = {"search--match", "search--head", "search--meta", "search--speaker"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"search--match", "search--head", "search--meta", "search--speaker"}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,7 +139,12 @@ class SearchScreen(RawragScreen):
                 hits.focus()
         self._focus_when_ready = False
         notes = " · ".join(result.notes)
-        status.update(f"{len(result.hits)} hits for “{result.query}” ({result.mode})" + (f" · {notes}" if notes else ""))
+        # No word matched, or meaning is not searched yet: say so instead of "N hits".
+        summary = result.summary()
+        status.update((summary if summary and result.words_found is False
+                       else f"{len(result.hits)} hits for “{result.query}” ({result.mode})"
+                       + (f" · {summary}" if summary else ""))
+                      + (f" · {notes}" if notes and not result.lexical_only else ""))
 
     def hit_prompt(self, hit: Hit, query: str, width: int, match) -> Text:
         best = best_in_hit(hit, query, LINES_PER_HIT)
@@ -158,7 +165,7 @@ class SearchScreen(RawragScreen):
     def open_hit(self, event: OptionList.OptionSelected) -> None:
         if self.result is None:
             return
-        hit = self.result.hits[int(event.option.id)]
+        hit = self.result.hits[int(event.option.id)]  # type: ignore[arg-type]  # every hit option has an id
         best = best_in_hit(hit, self.result.query, 1)
         focus = best[0].message_id if best else (hit.messages[0].message_id if hit.messages else None)
         self.app.open_conversation(hit.conversation_id, focus_message_id=focus,

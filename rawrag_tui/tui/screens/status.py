@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.table import Table
 from textual import work
 from textual.app import ComposeResult
@@ -14,29 +16,19 @@ from ..service import ProgressMeter, human_duration
 from .base import RawragScreen
 
 
-def execution_device(memory) -> str:
-    """Which device the models run on and why, as the facade reports it."""
-    report = memory.device()
-    return f"{report['device'] or 'none'} ({report['reason']})"
+def device_text(report: dict) -> str:
+    """Which device the models run on and why, from the facade's status."""
+    if report.get("error"):
+        return f"unknown ({report['error']})"
+    return f"{report.get('device') or 'none'} ({report.get('reason')})"
 
 
-def size_text(n: int) -> str:
+def size_text(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if n < 1024 or unit == "GB":
             return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
         n /= 1024
     return f"{n} B"
-
-
-def on_disk(db_path) -> int:
-    """The database with its write-ahead log: until a checkpoint, new data lives in the -wal file."""
-    total = 0
-    for suffix in ("", "-wal"):
-        try:
-            total += db_path.with_name(db_path.name + suffix).stat().st_size
-        except OSError:
-            pass
-    return total
 
 
 class StatusScreen(RawragScreen):
@@ -59,10 +51,9 @@ class StatusScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="status")
     def load(self) -> None:
         status = self.gate("status")
-        device = execution_device(self.app.memory)
-        self.app.call_from_thread(self.show, status, device)
+        self.app.call_from_thread(self.show, status, self.app.memory.reader_missing())
 
-    def show(self, st: dict, device: str) -> None:
+    def show(self, st: dict, reader_missing: str | None = None) -> None:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
@@ -71,18 +62,18 @@ class StatusScreen(RawragScreen):
         rows = [
             ("Profile", st["profile"]),
             ("Data location", self.app.display_home or st["home"]),
-            ("Database", f"{self.app.memory.settings.db_path.name}, {size_text(on_disk(self.app.memory.settings.db_path))}"),
+            # with its write-ahead log: until a checkpoint, new data lives in the -wal file
+            ("Database", f"{Path(st['database']).name}, {size_text(st['database_bytes'])}"),
             ("Library", f"{st['sources']:,} sources · {st['conversations']:,} conversations · "
                         f"{st['messages']:,} messages"),
             ("Index", f"{st['windows']:,} windows · {freshness}"),
             ("Embedding model", st["embedding_fingerprint"] or "none yet"),
-            ("Device", device),
+            ("Device", device_text(st["device"])),
             ("Search", f"{st['retrieval']['mode']} · recall {st['retrieval']['candidates']} · "
                        f"keep {st['retrieval']['top_k']}"),
             ("Windows", f"{st['window']['tokens']} tokens, stride {st['window']['stride']}, "
                         f"{st['window']['encoding']}"),
-            ("Reader", "available (loads on the first question)" if getattr(self.app.memory, "ask", None)
-             else "not installed"),
+            ("Reader", "not installed" if reader_missing else "available (loads on the first question)"),
         ]
         self.rows = {name: str(value) for name, value in rows}
         for name, value in self.rows.items():
@@ -103,7 +94,8 @@ class StatusScreen(RawragScreen):
     def run_index(self) -> None:
         meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
         try:
-            done = self.gate("index", meter)
+            # the lock only around each commit: searching stays possible meanwhile
+            done = self.gate.memory.index(meter, lock=self.gate.hold())
         except UserError as exc:
             self.app.call_from_thread(self.index_failed, str(exc))
             return

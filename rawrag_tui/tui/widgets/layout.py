@@ -8,10 +8,11 @@ second, since it is redone when the terminal width changes).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
-from ...retrieval.serialise import format_timestamp
+from ...display import format_timestamp
 
 
 @dataclass(frozen=True)
@@ -72,13 +73,13 @@ def thread_order(messages: Sequence[dict]) -> list[Item]:
     roots: list[int] = []
     for i, m in enumerate(messages):
         ext, parent = m["external_id"], m.get("parent_external_id")
-        is_reply = (
-            m.get("on_main_branch", 1)
+        if (
+            parent is not None
+            and m.get("on_main_branch", 1)
             and parent in index
             and index[parent] < i
             and (threaded or previous.get(ext) != parent or children.get(parent, 0) > 1)
-        )
-        if is_reply:
+        ):
             root = root_of.get(parent, parent)
             root_of[ext] = root
             replies.setdefault(root, []).append(i)

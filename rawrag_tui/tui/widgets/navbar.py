@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -12,7 +14,7 @@ PLACES = (("library", "app.library", "Library"), ("search", "app.search", "Searc
 
 
 class NavBar(Static):
-    COMPONENT_CLASSES = {"navbar--brand", "navbar--current", "navbar--hint"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"navbar--brand", "navbar--current", "navbar--hint"}
 
     def __init__(self, current: str, **kwargs):
         super().__init__(**kwargs)

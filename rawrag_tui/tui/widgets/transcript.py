@@ -7,7 +7,8 @@ width and nothing per scroll step; no widget per message is ever mounted.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -17,7 +18,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...retrieval.highlight import match_spans
+from ...display import match_spans
 from .. import keys
 from .layout import Item, Line, header_text, layout, thread_order
 
@@ -28,7 +29,7 @@ INDENT = 4
 class TranscriptView(ScrollView, can_focus=True):
     BINDINGS = keys.scope_bindings("transcript")
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "transcript--speaker",
         "transcript--time",
         "transcript--text",
@@ -43,7 +44,7 @@ class TranscriptView(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True)
 
     class CursorMoved(Message):
-        def __init__(self, view: "TranscriptView", message: dict | None):
+        def __init__(self, view: TranscriptView, message: dict | None):
             super().__init__()
             self.view = view
             self.message = message

@@ -1,0 +1,435 @@
+"""The MCP face: the same memory for any agent that speaks the Model Context Protocol.
+
+Thin, like the other faces: every tool is one call into :class:`Memory`, and
+this module only shapes what comes back. Three rules shape it:
+
+- **Raw messages, with where they came from.** A client's model gets the
+  original text with its export id, conversation, time and speaker, so it can
+  quote and cite; nothing is summarised here.
+- **Bounded.** A client's context is small and shared; every result is cut
+  to a token budget (cl100k, counted on the JSON sent) and says how to get
+  the rest: ``more`` is true and ``cursor`` is passed back with the same
+  arguments. A single item larger than the budget has its longest texts cut
+  and is marked ``truncated``.
+- **Read-only unless asked.** ``import`` and ``delete`` exist only when the
+  server was started with ``--allow-write``; ``delete`` must be given the
+  title it is deleting, so a model cannot delete by a mistyped id.
+
+Errors are tool errors of one line (the same ``UserError`` text the CLI
+prints); nothing else escapes, so a client never sees a traceback.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal, TypeVar, cast
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ValidationError
+
+from .errors import UserError
+from .memory import Memory
+
+#: Default size of one result, in cl100k tokens (the JSON as sent).
+DEFAULT_BUDGET = 4000
+MIN_BUDGET = 500
+#: A text kept whole-or-cut never drops below this many characters when an item is shrunk to fit.
+MIN_TEXT = 200
+
+INSTRUCTIONS = """\
+rawrag is the user's own chat history (ChatGPT, Claude, Slack, WhatsApp, Telegram, Discord exports), \
+stored raw on their machine. Use `search` to find what was said, then `get_messages` around a hit for \
+context. Every message carries its export id (`external_id`), conversation, timestamp and speaker: cite \
+them. Results are bounded; when `more` is true, call again with the same arguments and the `cursor`."""
+
+Mode = Literal["hybrid", "dense", "lexical"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _encode_cursor(tool: str, args: dict[str, Any], offset: int) -> str:
+    raw = json.dumps({"t": tool, "a": _args_key(args), "o": offset}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _args_key(args: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _decode_cursor(cursor: str | None, tool: str, args: dict[str, Any]) -> int:
+    """The offset a cursor stands for; refused when it came from another call."""
+    if not cursor:
+        return 0
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        data = json.loads(raw)
+        offset = int(data["o"])
+        same = data["t"] == tool and data["a"] == _args_key(args)
+    except (ValueError, KeyError, TypeError):
+        raise UserError("cursor: not a cursor this server gave out; drop it to start from the first page") from None
+    if not same or offset < 0:
+        raise UserError("cursor: it belongs to a call with other arguments; repeat that call's arguments, or drop it")
+    return offset
+
+
+def _tokens(obj: Any) -> int:
+    return Memory.count_tokens(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+
+
+def _shrink(item: dict[str, Any], budget: int) -> dict[str, Any]:
+    """``item`` with its longest texts cut until it fits ``budget`` (or cannot shrink further)."""
+    item = json.loads(json.dumps(item))  # a deep copy: the caller's item stays whole
+    texts: list[dict[str, Any]] = [m for m in item.get("messages", []) if isinstance(m, dict)]
+    if isinstance(item.get("text"), str):
+        texts.append(item)
+    while _tokens(item) > budget:
+        longest = max(texts, key=lambda t: len(t["text"]), default=None)
+        if longest is None or len(longest["text"]) <= MIN_TEXT:
+            break
+        longest["text"] = longest["text"][: max(MIN_TEXT, len(longest["text"]) // 2)] + " [...]"
+        longest["truncated"] = True
+        item["truncated"] = True
+    return item
+
+
+def page(items: list[dict[str, Any]], offset: int, budget: int, head: dict[str, Any], key: str, tool: str,
+         args: dict[str, Any], *, total: int | None = None, loaded_from: int = 0) -> dict[str, Any]:
+    """``head`` plus as many items from ``offset`` on as fit ``budget`` tokens, and the cursor to the rest.
+
+    ``items[0]`` is item number ``loaded_from`` of ``total`` (a face may load
+    only the slice one page can hold). The whole result, cursor included, is
+    measured, not estimated. At least one item is always returned (shrunk to
+    fit), so paging always advances.
+    """
+    total = len(items) + loaded_from if total is None else total
+    rest = items[offset - loaded_from:]
+
+    def build(taken: list[dict[str, Any]]) -> dict[str, Any]:
+        after = offset + len(taken)
+        more = after < total
+        return {**head, key: taken, "more": more, "total": total,
+                "cursor": _encode_cursor(tool, args, after) if more else None}
+
+    taken: list[dict[str, Any]] = []
+    for item in rest:
+        if _tokens(build([*taken, item])) > budget:
+            if not taken:
+                taken.append(_shrink(item, budget - _tokens(build([])) - 20))
+            break
+        taken.append(item)
+    return build(taken)
+
+
+def _message(m: Any, conversation: str | None = None, conversation_id: int | None = None) -> dict[str, Any]:
+    """One message as a client sees it, from an EvidenceMessage or a store row."""
+    if isinstance(m, dict):
+        out = {
+            "message_id": m["id"], "external_id": m["external_id"], "conversation_id": conversation_id,
+            "conversation": conversation, "seq": m["seq"], "timestamp": m["ts"], "speaker": m["speaker"],
+            "role": m["role"], "text": m["text"],
+        }
+        captions = json.loads(m["captions"]) if m.get("captions") else []
+        if not m.get("on_main_branch", 1):
+            out["off_main_branch"] = True
+    else:
+        out = {
+            "message_id": m.message_id, "external_id": m.external_id, "conversation_id": m.conversation_id,
+            "conversation": m.conversation, "seq": m.seq, "timestamp": m.timestamp, "speaker": m.speaker,
+            "role": m.role, "text": m.text,
+        }
+        captions = list(m.captions)
+    if captions:
+        out["captions"] = captions
+    return out
+
+
+def _result(payload: dict[str, Any]) -> CallToolResult:
+    """Compact JSON text (what the budget counted) plus the same object as structured content."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
+
+
+def _one_line(fn: _F) -> _F:
+    """Every failure leaves the tool as one line: a user's error as the CLI words it, anything else named."""
+
+    @functools.wraps(fn)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ToolError:
+            raise
+        except UserError as exc:
+            raise ToolError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        except Exception as exc:  # noqa: BLE001 - a bug: still one line for the client, never a traceback
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            raise ToolError(f"internal error: {type(exc).__name__}: {first}".rstrip(": ")) from None
+
+    return cast(_F, wrapped)
+
+
+WRITE_TOOLS = ("import", "delete")
+
+
+class _Server(MCPServer):
+    """MCPServer whose tool errors are one line: the SDK's own (unknown tool,
+    arguments that fail the schema) are reworded like ours, and a write tool
+    called on a read-only server says how to allow it."""
+
+    def __init__(self, *args: Any, allow_write: bool, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.allow_write = allow_write
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            raise ToolError(self._one_line(name, exc)) from None
+
+    def _one_line(self, name: str, exc: ToolError) -> str:
+        cause = exc.__cause__
+        if isinstance(cause, ValidationError):
+            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
+                                 for e in cause.errors())
+            return f"{name}: bad arguments: {problems}"
+        text = str(exc)
+        if text == f"Unknown tool: {name}":
+            if name in WRITE_TOOLS and not self.allow_write:
+                return (f"{name}: this rawrag MCP server is read-only; the user can restart it with "
+                        "`rawrag mcp --allow-write` to allow import and delete")
+            return f"{name}: no such tool"
+        prefix = f"Error executing tool {name}: "
+        text = text[len(prefix):] if text.startswith(prefix) else text
+        return f"{name}: {text.splitlines()[0] if text else 'failed'}"
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+
+def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEFAULT_BUDGET) -> MCPServer:
+    """An MCP server over one open ``memory``; tools run one at a time (one SQLite connection)."""
+    budget = max(MIN_BUDGET, budget)
+    lock = threading.Lock()
+    server = _Server("rawrag", instructions=INSTRUCTIONS, log_level="WARNING", allow_write=allow_write)
+
+    def tool(name: str, description: str, annotations: ToolAnnotations = READ_ONLY) -> Callable[[_F], _F]:
+        def register(fn: _F) -> _F:
+            @functools.wraps(fn)
+            def locked(*args: Any, **kwargs: Any) -> Any:
+                with lock:
+                    return fn(*args, **kwargs)
+
+            server.add_tool(_one_line(locked), name=name, description=description, annotations=annotations)
+            return fn
+
+        return register
+
+    @tool("search", (
+        "Search the user's chat history (their own ChatGPT/Claude/Slack/WhatsApp/Telegram/Discord messages) "
+        "for what was said about something. Use it whenever the user refers to something they discussed, "
+        "decided, planned or were told before. Returns ranked windows of conversation, each with the full "
+        "original messages (message_id, external_id, conversation, timestamp, speaker, text). Pass the "
+        "question in natural words; mode 'hybrid' (default) mixes meaning and exact words, 'lexical' is exact "
+        "words only (names, codes), 'dense' meaning only. Narrow with since/until (YYYY-MM-DD, inclusive), "
+        "source_id (see list_sources) or conversation_id (see list_conversations). Read more context around a "
+        "hit with get_messages(message_id=...). When 'more' is true, call again with the same arguments and "
+        "the returned cursor."))
+    def search(query: str, mode: Mode | None = None, k: int = 10, since: str | None = None,
+               until: str | None = None, source_id: int | None = None, conversation_id: int | None = None,
+               cursor: str | None = None) -> CallToolResult:
+        if not 1 <= k <= 50:
+            raise UserError("k: give 1 to 50 windows")
+        args = {"query": query, "mode": mode, "k": k, "since": since, "until": until,
+                "source_id": source_id, "conversation_id": conversation_id}
+        offset = _decode_cursor(cursor, "search", args)
+        if conversation_id is not None and memory.conversation(conversation_id) is None:
+            raise UserError(f"no conversation with id {conversation_id}")
+        result = memory.search(query, mode=mode, limit=k, since=since, until=until, source_id=source_id,
+                               conversation_ids=None if conversation_id is None else [conversation_id])
+        hits = [{"rank": h.rank, "window_id": h.window_id, "conversation_id": h.conversation_id,
+                 "conversation": h.conversation, "scores": {n: round(s, 4) for n, s in h.scores.items()},
+                 "messages": [_message(m) for m in h.messages]} for h in result.hits]
+        head: dict[str, Any] = {"query": result.query, "mode": result.mode}
+        if result.notes:
+            head["notes"] = result.notes
+        return _result(page(hits, offset, budget, head, "hits", "search", args))
+
+    @tool("get_messages", (
+        "Read the user's original messages in order: either a whole conversation from the start "
+        "(conversation_id), or the messages around one message (message_id from a search hit, or external_id, "
+        "the id in the original export, with conversation_id when that id is not unique). 'before'/'after' set "
+        "how many neighbours to include around a message (default 10 each). Use it to read the context of a "
+        "search hit before answering. Paged: when 'more' is true, call again with the same arguments and the "
+        "cursor."))
+    def get_messages(conversation_id: int | None = None, message_id: int | None = None,
+                     external_id: str | None = None, before: int = 10, after: int = 10,
+                     cursor: str | None = None) -> CallToolResult:
+        args = {"conversation_id": conversation_id, "message_id": message_id, "external_id": external_id,
+                "before": before, "after": after}
+        if before < 0 or after < 0 or before > 500 or after > 500:
+            raise UserError("before/after: give 0 to 500 messages")
+        offset = _decode_cursor(cursor, "get_messages", args)
+        head: dict[str, Any]
+        if message_id is None and external_id is None:
+            if conversation_id is None:
+                raise UserError("give conversation_id, or message_id, or external_id")
+            conv = memory.conversation(conversation_id)
+            if conv is None:
+                raise UserError(f"no conversation with id {conversation_id}")
+            first, count = 0, int(conv["messages"])
+            head = {"conversation_id": conversation_id, "conversation": conv["title"]}
+        else:
+            at = memory.locate_message(message_id=message_id, external_id=external_id,
+                                       conversation_id=conversation_id)
+            conv = memory.conversation(at["conversation_id"])
+            assert conv is not None
+            first = max(0, at["seq"] - before)
+            count = min(int(conv["messages"]), at["seq"] + after + 1) - first
+            head = {"conversation_id": at["conversation_id"], "conversation": conv["title"],
+                    "around": {"message_id": at["id"], "external_id": at["external_id"]}}
+        # load only what one page can hold: every message costs at least a few tokens
+        rows = memory.messages(head["conversation_id"], first + offset, max(0, min(count - offset, budget // 8)))
+        items = [_message(r, head["conversation"], head["conversation_id"]) for r in rows]
+        for item in items:  # the conversation is named once in the head
+            del item["conversation"], item["conversation_id"]
+        return _result(page(items, offset, budget, head, "messages", "get_messages", args,
+                            total=count, loaded_from=offset))
+
+    @tool("list_sources", (
+        "List the exports imported into the user's history (one per imported file: format such as chatgpt, "
+        "slack or whatsapp, file path, when imported, message count). Use a source's id to narrow search or "
+        "list_conversations. Paged with cursor when 'more' is true."))
+    def list_sources(cursor: str | None = None) -> CallToolResult:
+        offset = _decode_cursor(cursor, "list_sources", {})
+        items = [{"source_id": s["id"], "format": s["format"], "file": Path(s["path"]).name, "path": s["path"],
+                  "imported_at": s["imported_at"], "messages": s["messages"]} for s in memory.sources()]
+        return _result(page(items, offset, budget, {}, "sources", "list_sources", {}))
+
+    @tool("list_conversations", (
+        "List conversations in the user's history, most recent first, with id, title, kind (chat, channel, "
+        "dm, thread), message count and first/last message time. Filter by source_id, by words in the title "
+        "(title_contains), or by activity dates (since/until, YYYY-MM-DD, inclusive: conversations with "
+        "messages in that range). Use an id with get_messages or to narrow search. Paged with cursor when "
+        "'more' is true."))
+    def list_conversations(source_id: int | None = None, title_contains: str | None = None,
+                           since: str | None = None, until: str | None = None,
+                           cursor: str | None = None) -> CallToolResult:
+        args = {"source_id": source_id, "title_contains": title_contains, "since": since, "until": until}
+        offset = _decode_cursor(cursor, "list_conversations", args)
+        if source_id is not None and not any(s["id"] == source_id for s in memory.sources()):
+            raise UserError(f"no source with id {source_id}")
+        first, last = _check_day(since, "since"), _check_day(until, "until")
+        items = []
+        for c in memory.conversations(source_id, title_contains or None):
+            lo, hi = (c["first_ts"] or "")[:10], (c["last_ts"] or "")[:10]
+            if (first and (not hi or hi < first)) or (last and (not lo or lo > last)):
+                continue
+            items.append({"conversation_id": c["id"], "title": c["title"], "kind": c["kind"],
+                          "format": c["format"], "messages": c["messages"], "first": c["first_ts"],
+                          "last": c["last_ts"]})
+        return _result(page(items, offset, budget, {}, "conversations", "list_conversations", args))
+
+    @tool("ask", (
+        "Have rawrag's own small local model answer a question from the user's history, with numbered "
+        "citations to the original messages. Slow on a CPU (seconds to a minute) and a weaker reader than "
+        "most clients: prefer search + get_messages and answer yourself; use ask when the user wants "
+        "rawrag's offline answer. 'date' (YYYY-MM-DD) is the day the question is asked, for 'last week' "
+        "style questions; default today."), ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    def ask(question: str, date: str | None = None) -> CallToolResult:
+        from datetime import date as Date
+
+        checked = _check_day(date, "date")
+        day = Date.fromisoformat(checked) if checked else None
+        memory.require_reader()
+        answer = memory.ask(question, date=day)
+        payload = answer.to_json()
+        payload.pop("timings", None)
+        citations = payload.pop("citations", [])
+        return _result(page(citations, 0, budget, payload, "citations", "ask", {"question": question}))
+
+    @tool("status", (
+        "What the user's rawrag memory holds and how it runs: counts of sources, conversations, messages and "
+        "windows, windows not yet embedded, the model profile, the device models run on, where the data lives "
+        "and its size, and whether this server may write (import/delete)."))
+    def status() -> CallToolResult:
+        s = memory.status()
+        device = s["device"]
+        return _result({
+            "sources": s["sources"], "conversations": s["conversations"], "messages": s["messages"],
+            "windows": s["windows"], "pending_embeddings": s["pending_embeddings"], "profile": s["profile"],
+            "home": s["home"], "database": s["database"], "database_bytes": s["database_bytes"],
+            "device": {"device": device.get("device"), "reason": device.get("reason"),
+                       **({"error": device["error"]} if "error" in device else {})},
+            "allow_write": allow_write,
+        })
+
+    if allow_write:
+        @tool("import", (
+            "Import a chat export file or folder from this machine into the user's history (ChatGPT, Claude, "
+            "Slack, WhatsApp, Telegram, Discord, LoCoMo, or JSON lines; the format is detected). Only call it "
+            "when the user asks to import a specific path. All of the file lands or none of it; importing the "
+            "same export again adds nothing. Returns what was added and skipped."),
+            ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
+                            open_world_hint=False))
+        def import_(path: str, format: str = "auto") -> CallToolResult:
+            if format != "auto" and format not in Memory.FORMATS:
+                raise UserError(f"format: {format!r} is not one of auto, {', '.join(Memory.FORMATS)}")
+            target = Path(path).expanduser()
+            if not target.exists():
+                raise UserError(f"{target}: no such file or folder")
+            report = memory.import_path(target, format)
+            return _result(report.to_json())
+
+        @tool("delete", (
+            "Delete a conversation or a whole imported source from the user's history, permanently (no copy of "
+            "the text is left in the database). Only when the user explicitly asks. Give kind ('conversation' "
+            "or 'source'), its id, and its title exactly as list_conversations shows it (for a source: its "
+            "file name from list_sources); a mismatch deletes nothing. Returns what was removed."),
+            ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                            open_world_hint=False))
+        def delete(kind: Literal["conversation", "source"], id: int, title: str) -> CallToolResult:
+            if kind == "conversation":
+                conv = memory.conversation(id)
+                if conv is None:
+                    raise UserError(f"no conversation with id {id}")
+                if conv["title"] != title:
+                    raise UserError(f"conversation {id} is titled {conv['title']!r}, not {title!r}: nothing deleted")
+                removed = memory.delete_conversation(id)
+                return _result({"deleted": {"kind": kind, "id": id, "title": conv["title"]}, "removed": removed})
+            source = next((s for s in memory.sources() if s["id"] == id), None)
+            if source is None:
+                raise UserError(f"no source with id {id}")
+            name = Path(source["path"]).name
+            if name != title:
+                raise UserError(f"source {id} is the file {name!r}, not {title!r}: nothing deleted")
+            removed = memory.delete_source(id)
+            return _result({"deleted": {"kind": kind, "id": id, "title": name}, "removed": removed})
+
+    return server
+
+
+def _check_day(value: str | None, name: str) -> str | None:
+    from datetime import date
+
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value[:10]).isoformat()
+    except ValueError:
+        raise UserError(f"{name}: {value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def serve(memory: Memory, *, http: bool = False, port: int = 8765, allow_write: bool = False,
+          budget: int = DEFAULT_BUDGET) -> None:
+    """Run until the client goes away (stdio) or the process is stopped (HTTP, 127.0.0.1 only)."""
+    server = build_server(memory, allow_write=allow_write, budget=budget)
+    if http:
+        server.run("streamable-http", host="127.0.0.1", port=port)
+    else:
+        server.run("stdio")

@@ -1,0 +1,79 @@
+"""The stated-dates pass: a "when" answer no message states gives way to the
+date the latest message on the subject states (retrieval/stated_dates.py)."""
+
+from __future__ import annotations
+
+from rawrag_tui.retrieval.answer import answer_question
+from rawrag_tui.retrieval.stated_dates import asks_when, dates_in, is_stated, latest_stated_date, second_pass
+from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+
+
+def msg(mid, text, ts, speaker="Priya"):
+    return EvidenceMessage(mid, f"m{mid}", 1, "Climbing crew", mid, ts, speaker, "user", text)
+
+
+# The demo's climbing chat: planned for 12 April, moved to 3 May, reported on 4 May.
+TRIP = [
+    msg(1, "Proposal: bouldering trip to Fontainebleau on Saturday 12 April. Leo has the van.", "2026-02-20T12:00:00Z"),
+    msg(2, "Forecast for Fontainebleau is rain all weekend. Shall we move the trip to Saturday 3 May?",
+        "2026-04-08T07:30:00Z", "Sam"),
+    msg(3, "3 May works, and my finger should be fine by then.", "2026-04-08T07:41:00Z"),
+    msg(4, "What a trip. Finger held up fine. I finally sent the Marie-Rose!", "2026-05-04T21:10:00Z"),
+]
+QUESTION = "When did the Fontainebleau climbing trip happen?"
+
+
+def test_dates_are_read_in_every_common_form_with_the_year_of_the_message():
+    sent = "2026-04-08T07:30:00Z"
+    assert dates_in("move it to Saturday 3 May?", sent) == ["3 May 2026"]
+    assert dates_in("on the 3rd of May, or May 10th, 2027", sent) == ["3 May 2026", "10 May 2027"]
+    assert dates_in("booked for 2026-05-03", sent) == ["3 May 2026"]
+    assert dates_in("back on 5 January", "2026-12-20T10:00:00Z") == ["5 January 2027"]  # the nearer one
+    assert dates_in("I went yesterday", "2023-05-08T13:56:00Z") == ["7 May 2023"]
+    assert dates_in("we went camping last week", "2023-06-09T10:00:00Z") == ["the week before 9 June 2023"]
+    assert dates_in("no date here, just 3 dogs", sent) == []
+
+
+def test_only_when_questions_are_touched():
+    assert asks_when(QUESTION) and asks_when("What date is the party?") and asks_when("On what day did it rain?")
+    assert not asks_when("Where does Jordan live now?") and not asks_when("What is the dog called?")
+
+
+def test_a_stated_answer_is_kept_and_an_unstated_date_gives_way_to_the_latest_statement():
+    assert is_stated("3 May 2026", TRIP) and not is_stated("4 May 2026", TRIP)
+    assert second_pass(QUESTION, "Saturday 3 May", TRIP) is None
+    stated = second_pass(QUESTION, "4 May 2026", TRIP)
+    assert stated is not None and (stated.message, stated.text) == (2, "3 May 2026")
+    # The first plan alone, without the move: its date is the one stated.
+    assert latest_stated_date(QUESTION, TRIP[:1]).text == "12 April 2026"
+    # A message off the subject states no date for it ("3 May works" shares no subject word).
+    assert latest_stated_date(QUESTION, [TRIP[2], TRIP[3]]) is None
+
+
+def test_non_when_questions_and_abstentions_keep_the_readers_words():
+    assert second_pass("Where did the trip go?", "4 May 2026", TRIP) is None
+    assert second_pass(QUESTION, "", TRIP) is None
+
+
+class OneAnswer:
+    context_tokens = 4096
+
+    def __init__(self, text):
+        self.text = text
+
+    def count_tokens(self, text):
+        return len(text.split())
+
+    def answer(self, prompt, max_tokens=256, on_progress=None):
+        yield self.text
+
+
+def test_the_answer_names_the_replaced_words_and_cites_the_stating_message():
+    hit = Hit(1, 1, "Climbing crew", 1, "", messages=TRIP)
+    result = SearchResult(QUESTION, "hybrid", [hit], {"total": 0.0})
+    answer = answer_question(QUESTION, result, lambda: OneAnswer("4 May 2026"), prompt_style="plain")
+    assert answer.answer == "3 May 2026" and answer.reader_said == "4 May 2026"
+    assert [(c.how, c.external_id) for c in answer.citations] == [("stated", "m2")]
+    assert not answer.unsupported and answer.to_json()["reader_said"] == "4 May 2026"
+    kept = answer_question(QUESTION, result, lambda: OneAnswer("3 May"), prompt_style="plain")
+    assert kept.answer == "3 May" and kept.reader_said == ""
