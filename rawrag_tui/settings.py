@@ -52,6 +52,17 @@ class RetrievalSettings:
     #: at 0.25, 95% of questions' evidence windows stay above it and all 20
     #: off-topic queries (e.g. "pizza") come back empty (README).
     meaning_floor: float = 0.25
+    #: A space with at most this many vectors is searched exactly (a cosine
+    #: scan of every float vector); above it, sqlite-vec's binary-quantized
+    #: KNN finds ``candidates x oversample`` and the float vectors rescore
+    #: them. bench/dense_scale.py, 2-core AMD VM: the exact scan costs ~1.7 ms
+    #: per 1,000 vectors, the quantized search ~0.2 ms (README).
+    exact_below: int = 20_000
+    oversample: int = 1
+    #: The lexical channel leaves out a query word found in more than this
+    #: share of all windows (when other words remain): it costs a read of
+    #: most of the index and BM25 gives it almost no weight (store.common_words).
+    common_word_share: float = 0.5
 
 
 @dataclass(frozen=True)

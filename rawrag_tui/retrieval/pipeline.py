@@ -65,12 +65,13 @@ def search(
         qvec = embedder.embed([query], kind="query")[0]
         timings["embed_query"] = time.perf_counter() - t
         t = time.perf_counter()
-        hits = store.dense_search(space, qvec, n) if space is not None else []
+        hits = (store.dense_search(space, qvec, n, settings.exact_below, settings.oversample)
+                if space is not None else [])
         channels["dense"] = [(wid, 1.0 - dist) for wid, dist in hits]  # cosine similarity
         timings["dense"] = time.perf_counter() - t
     if mode in ("lexical", "hybrid"):
         t = time.perf_counter()
-        channels["lexical"] = store.lexical_search(query, n)
+        channels["lexical"] = store.lexical_search(query, n, settings.common_word_share)
         timings["lexical"] = time.perf_counter() - t
     words_found = bool(channels["lexical"]) if "lexical" in channels else None
     if words_found is False and "dense" in channels:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +20,8 @@ import numpy as np
 
 from . import cjk, migrations
 from .db import connect
+from .migrations import create_vector_tables
+from .stopwords import content_words
 
 
 def now_iso() -> str:
@@ -71,6 +73,7 @@ class Store:
     def __init__(self, conn: apsw.Connection, path: Path):
         self.conn = conn
         self.path = path
+        self._vocab: Any = None  # the index's tokenizer, once common_words has needed it
 
     @classmethod
     def open(cls, path: Path, progress: migrations.Progress | None = None) -> Store:
@@ -304,7 +307,7 @@ class Store:
                 (fingerprint, dims, now_iso()),
             )
             space = self.conn.last_insert_rowid()
-            cur.execute(f"CREATE VIRTUAL TABLE vec_{space} USING vec0 (embedding float[{dims}] distance_metric=cosine)")
+            create_vector_tables(self.conn, space, dims)
         return space
 
     def space_id(self, fingerprint: str) -> int | None:
@@ -350,41 +353,102 @@ class Store:
     def add_vectors(self, space_id: int, hashes: Sequence[str], vectors: np.ndarray) -> None:
         cur = self.conn.cursor()
         data = np.ascontiguousarray(vectors, dtype=np.float32)
+        quantized = self._has_table(f"vecb_{space_id}")
         for content_hash, vec in zip(hashes, data):
             # Another indexer (a second `rawrag index`, the app) may have stored it meanwhile.
             cur.execute("INSERT INTO vectors (space_id, content_hash) VALUES (?, ?) ON CONFLICT DO NOTHING",
                         (space_id, content_hash))
             if not self.conn.changes():
                 continue
-            cur.execute(
-                f"INSERT INTO vec_{space_id} (rowid, embedding) VALUES (?, ?)",
-                (self.conn.last_insert_rowid(), vec.tobytes()),
-            )
+            vid, blob = self.conn.last_insert_rowid(), np.asarray(vec, dtype=np.float32).tobytes()
+            cur.execute(f"INSERT INTO vecf_{space_id} (id, embedding) VALUES (?, ?)", (vid, blob))
+            if quantized:
+                cur.execute(f"INSERT INTO vecb_{space_id} (rowid, embedding) VALUES (?, vec_quantize_binary(?))",
+                            (vid, blob))
 
-    def dense_search(self, space_id: int, query: np.ndarray, n: int) -> list[tuple[int, float]]:
-        """(window id, cosine distance) for the ``n`` nearest window texts."""
+    def dense_search(self, space_id: int, query: np.ndarray, n: int, exact_below: int = 20_000,
+                     oversample: int = 1) -> list[tuple[int, float]]:
+        """(window id, cosine distance) for the ``n`` nearest window texts.
+
+        A space of up to ``exact_below`` vectors is scanned exactly. A larger
+        one is searched as sqlite-vec's rescore index does it: a KNN over the
+        binary-quantized vectors finds ``n * oversample`` candidates, and their
+        float vectors, read by id, give the true cosine distances and the order.
+        The quantized scan is ~8x cheaper at 200,000 vectors (bench/dense_scale.py).
+        """
+        blob = np.asarray(query, dtype=np.float32).tobytes()
+        large = self._one(f"SELECT 1 FROM vecf_{space_id} LIMIT 1 OFFSET ?", (int(exact_below),)) is not None
+        if large and self._has_table(f"vecb_{space_id}"):
+            candidates = (
+                f"SELECT rowid AS id FROM vecb_{space_id} WHERE embedding MATCH vec_quantize_binary(?1) AND k = ?3"
+            )
+            limit_args: tuple = (blob, int(n), int(n) * max(1, int(oversample)))
+            nearest = (
+                f"SELECT f.id, vec_distance_cosine(f.embedding, ?1) AS distance FROM vecf_{space_id} f"
+                f" WHERE f.id IN ({candidates}) ORDER BY distance LIMIT ?2"
+            )
+        else:
+            limit_args = (blob, int(n))
+            nearest = (
+                f"SELECT id, vec_distance_cosine(embedding, ?1) AS distance FROM vecf_{space_id}"
+                " ORDER BY distance LIMIT ?2"
+            )
         rows = self._rows(
-            f"WITH knn AS (SELECT rowid, distance FROM vec_{space_id} WHERE embedding MATCH ? AND k = ?)"
-            " SELECT w.id, knn.distance FROM knn JOIN vectors v ON v.id = knn.rowid"
+            f"WITH knn AS ({nearest}) SELECT w.id, knn.distance FROM knn JOIN vectors v ON v.id = knn.id"
             " JOIN windows w ON w.content_hash = v.content_hash ORDER BY knn.distance, w.id",
-            (np.asarray(query, dtype=np.float32).tobytes(), int(n)),
+            limit_args,
         )
         return rows[:n]
 
+    def _has_table(self, name: str) -> bool:
+        return self._one("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)) is not None
+
     @staticmethod
-    def fts_query(text: str) -> str | None:
+    def fts_query(text: str, common: Collection[str] = ()) -> str | None:
         """Any of the query's words (either column) or CJK bigrams (the ``cjk`` column), BM25-ranked.
+
+        English stop words, and the ``common`` words, are left out when others
+        remain (:mod:`.stopwords`, :meth:`common_words`).
 
         A CJK run in a query is cut into bigrams exactly as the index cut the
         windows (:mod:`.cjk`); a lone CJK character is a prefix query on the
         ``cjk`` column, whose tokens each start with one character.
         """
         words, bigrams, singles = cjk.query_parts(text)
+        words = content_words(words)
+        words = [w for w in words if w not in common] or words
         quote = lambda t: '"' + t.replace('"', '""') + '"'  # noqa: E731
         terms = [quote(t) for t in words]
         terms += [f"cjk : {quote(t)}" for t in bigrams]
         terms += [f"cjk : {quote(t)} *" for t in singles]
         return " OR ".join(terms) if terms else None
+
+    def common_words(self, words: Sequence[str], share: float) -> set[str]:
+        """The words found in more than ``share`` of all windows.
+
+        FTS5 scores every window a query term matches before it keeps the best
+        N, so one such word costs a read of most of the index (a speaker's
+        name is in every window of a two-person chat), while BM25 gives it
+        next to no weight: its IDF is ~0 from half the windows on. Counts come
+        from the index's own vocabulary (fts5vocab), looked up by the term as
+        the index's porter tokenizer stems it.
+        """
+        if not words or share >= 1:
+            return set()
+        if self._vocab is None:
+            self.conn.cursor().execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.windows_vocab USING fts5vocab(main, windows_fts, 'row')")
+            self._vocab = self.conn.fts5_tokenizer("porter", ["unicode61"])
+        windows = self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")  # an upper bound, in O(1)
+        common = set()
+        for word in words:
+            stems = [t[2] for t in self._vocab(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)]
+            if len(stems) != 1:
+                continue
+            docs = self._one("SELECT doc FROM windows_vocab WHERE term = ?", (stems[0],))
+            if docs and docs[0] > share * windows:
+                common.add(word)
+        return common
 
     def cjk_messages(self, source_id: int | None = None) -> tuple[int, int]:
         """(messages holding Chinese/Japanese/Korean text, all messages), of one source or all."""
@@ -393,9 +457,14 @@ class Store:
             f"SELECT COALESCE(SUM(text GLOB '{cjk.SQL_GLOB}'), 0), COUNT(*) FROM messages {where}", args)
         return (int(row[0]), int(row[1])) if row else (0, 0)
 
-    def lexical_search(self, query: str, n: int) -> list[tuple[int, float]]:
-        """(window id, BM25 score, higher is better) for the best ``n`` windows."""
-        match = self.fts_query(query)
+    def lexical_search(self, query: str, n: int, common_share: float = 1.0) -> list[tuple[int, float]]:
+        """(window id, BM25 score, higher is better) for the best ``n`` windows.
+
+        Words in more than ``common_share`` of the windows are left out when
+        others remain (:meth:`common_words`).
+        """
+        words = content_words(cjk.query_parts(query)[0])
+        match = self.fts_query(query, self.common_words(words, common_share) if len(words) > 1 else ())
         if match is None:
             return []
         rows = self._rows(
@@ -446,6 +515,7 @@ class Store:
         """Drop vectors whose text no window has any more; returns how many."""
         dropped = 0
         for (space,) in self._rows("SELECT id FROM embedding_spaces"):
+            quantized = self._has_table(f"vecb_{space}")
             orphans = [
                 r[0]
                 for r in self._rows(
@@ -456,7 +526,9 @@ class Store:
             ]
             cur = self.conn.cursor()
             for vid in orphans:
-                cur.execute(f"DELETE FROM vec_{space} WHERE rowid = ?", (vid,))
+                cur.execute(f"DELETE FROM vecf_{space} WHERE id = ?", (vid,))
+                if quantized:
+                    cur.execute(f"DELETE FROM vecb_{space} WHERE rowid = ?", (vid,))
                 cur.execute("DELETE FROM vectors WHERE id = ?", (vid,))
             dropped += len(orphans)
         return dropped
