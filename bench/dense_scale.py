@@ -7,7 +7,7 @@ real vec0 table (``float[384] distance_metric=cosine``, as the store makes
 them) and beside it a ``bit[384]`` vec0 table of ``vec_quantize_binary`` of the
 same vectors. Per query, p50 over 15 queries near stored vectors:
 
-- exact: float KNN, k=128 (the store's dense channel today; the reference);
+- exact: float KNN, k=128 (the store's dense channel before migration 3; the reference);
 - bit k=128 alone, and bit k=128*oversample followed by a float rescoring
   pass (the candidates' float vectors read back by id, cosine in numpy,
   best 128 kept), for oversample 1, 2, 4 and 8, reading the floats from a
@@ -18,6 +18,10 @@ conversation (95 windows) at a depth that makes it choose (k=8 of 95): the
 share of exact top-8 windows the rescored search also returns, averaged
 over the 150 answerable questions. Random vectors say nothing about recall;
 LoCoMo is small, so this is the cost per candidate slot, not at 200,000.
+
+The store's own path (a plain float table + a ``bit`` vec0 table with
+4,096-vector chunks, migration 3) is measured end to end, inside
+``Memory.search``, by bench/search_scale.py.
 """
 
 from __future__ import annotations

@@ -77,9 +77,12 @@ def use(mem, retrieval) -> None:
     mem.settings = dataclasses.replace(mem.settings, retrieval=retrieval)
 
 
-def run(sizes: list[int], repeats: int) -> list[dict]:
+def run(quick: bool = False, sizes: list[int] | None = None, repeats: int | None = None) -> list[dict]:
+    """The rows for bench/run_all.py (``run(quick)``) and for main()."""
     from rawrag_tui.memory import Memory
 
+    sizes = sizes or ([2_000, 25_000] if quick else [13_000, 116_000, 200_000])
+    repeats = repeats or (10 if quick else 40)
     sample = locomo_sample()
     queries = [qa["question"] for qa in sample["qa"] if qa.get("category") != 5]
     rows: list[dict] = []
@@ -124,11 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", help="comma-separated window counts, growing")
     ap.add_argument("--repeats", type=int)
     args = ap.parse_args(argv)
-    sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes
-             else [2_000, 25_000] if args.quick else [13_000, 116_000, 200_000])
-    repeats = args.repeats or (10 if args.quick else 40)
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
     print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}", file=sys.stderr)
-    for row in run(sizes, repeats):
+    for row in run(args.quick, sizes, args.repeats):
         print(f"{row['name']:<44} {row['value']:>8.1f} {row['unit']}   exact scan {row['reference_value']:>8.1f}"
               f"  (x{row['ratio']:.2f})")
     return 0

@@ -372,7 +372,7 @@ class Memory:
         space = self.store.space_id(embedder.fingerprint) if embedder is not None else None
         pending = self.store.pending_count(space) if embedder is not None and self.store.any_pending(space) else 0
         run_mode = mode
-        if embedder is not None and self.store.vector_count(space) == 0:
+        if embedder is not None and not self.store.has_vectors(space):
             # Nothing embedded yet (an import just landed): words now, meaning once indexed.
             run_mode, embedder = "lexical", None
         reranker = self.reranker

@@ -93,3 +93,22 @@ def test_deleting_a_conversation_removes_its_vectors_from_both_tables(open_memor
     mem.delete_conversation(store.conversation_id("jsonl", "chat-0"))
     left = counts(store, space)
     assert left[0] < total and left == (left[0], left[0], left[0])
+
+
+def test_a_finished_index_is_recorded_and_any_new_window_clears_the_record(open_memory, tmp_path, embedder):
+    from rawrag_tui.storage.store import EMBEDDED_KEY
+
+    mem = open_memory()
+    mem.import_path(chat(tmp_path))
+    store, space = mem.store, mem.store.space_id(embedder.fingerprint)
+    assert store.meta_get(f"{EMBEDDED_KEY}{space}") is not None and not store.any_pending(space)
+    more = write_jsonl(tmp_path / "more.jsonl", [{"conversation": "later", "id": "x1", "speaker": "Kim",
+                                                   "timestamp": "2025-05-01T10:00:00Z", "text": "A brand new topic."}])
+    mem.import_path(more, embed=False)
+    assert store.meta_get(f"{EMBEDDED_KEY}{space}") is None
+    assert store.any_pending(space) and store.pending_count(space) == 1
+    result = mem.search("brand new topic")
+    assert result.pending_embeddings == 1
+    mem.index()
+    assert store.meta_get(f"{EMBEDDED_KEY}{space}") is not None and not store.any_pending(space)
+    assert mem.search("brand new topic").pending_embeddings == 0

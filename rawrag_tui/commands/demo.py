@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from ..demo import QUESTIONS, demo_path
-from ..display import best_messages, message_line
+from ..display import best_messages, format_timestamp, message_line
 from ..memory import Memory
 from .common import ProgressPrinter, add_common, print_json
 
@@ -73,11 +73,12 @@ def _answer(ask, question: str, quiet: bool) -> dict | None:
             print(f"(no answer: {exc})")
         return None
     if not quiet:
-        cited = ", ".join(f"[{c.n}] {c.speaker} {c.timestamp or ''}".strip() for c in answer.citations)
+        cited = ", ".join(f"[{c.n}] {c.speaker} {format_timestamp(c.timestamp)}".strip() for c in answer.citations)
         if answer.unsupported:
             cited = "no message in the evidence says this: it may be the reader's guess"
         if answer.reader_said:
-            print(f"\n   answer: {answer.answer} (no message states the reader's date; [{answer.citations[0].n}], "
-                  "the latest message on this subject, states this one)", end="")
+            # The reader's words were streamed above; its date is in no message.
+            print(f"\n   corrected: {answer.answer} (no message says {answer.reader_said!r}; "
+                  f"[{answer.citations[0].n}], the latest message on this subject, says this)", end="")
         print(f"\n   sources: {cited or 'none cited'}   ({answer.timings.get('read', 0):.1f} s)")
     return answer.to_json()

@@ -64,8 +64,10 @@ def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: 
     while True:
         with guard:
             pending = store.pending_windows(space, batch)
-        if not pending:
-            break
+            if not pending:
+                with store.transaction():
+                    store.mark_embedded(space)
+                break
         vectors = embedder.embed([text for _, text in pending], kind="document")
         with guard, store.transaction():
             store.add_vectors(space, [h for h, _ in pending], vectors)

@@ -23,6 +23,9 @@ from .db import connect
 from .migrations import create_vector_tables
 from .stopwords import content_words
 
+#: meta key prefix + space id: every window text had a vector in that space when it was set.
+EMBEDDED_KEY = "embedded:space-"
+
 
 def now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -271,6 +274,8 @@ class Store:
             cur.execute("DELETE FROM windows_fts WHERE rowid = ?", (prev[0],))
             cur.execute("DELETE FROM windows WHERE id = ?", (prev[0],))
         cur.execute("UPDATE conversations SET windowed_with = ? WHERE id = ?", (settings_key, conversation_id))
+        if written:  # a new window text may lack a vector in any space
+            cur.execute(f"DELETE FROM meta WHERE key LIKE '{EMBEDDED_KEY}%'")
         return written
 
     def windows_by_id(self, ids: Sequence[int]) -> dict[int, dict]:
@@ -327,14 +332,30 @@ class Store:
         return self._one("SELECT 1 FROM windows LIMIT 1") is not None
 
     def any_pending(self, space_id: int | None) -> bool:
-        """Whether some window text lacks a vector: stops at the first one found."""
+        """Whether some window text lacks a vector: stops at the first one found.
+
+        Every search asks this, and the answer is a scan of all windows when
+        none is pending (160 ms at 183,000 windows), so the indexer records a
+        finished space (:meth:`mark_embedded`) and writing any window clears it.
+        """
         if space_id is None:
             return self.has_windows()
+        if self.meta_get(f"{EMBEDDED_KEY}{space_id}") is not None:
+            return False
         return self._one(
             "SELECT 1 FROM windows w WHERE NOT EXISTS"
             " (SELECT 1 FROM vectors v WHERE v.space_id = ? AND v.content_hash = w.content_hash) LIMIT 1",
             (space_id,),
         ) is not None
+
+    def mark_embedded(self, space_id: int) -> None:
+        """Record that every window text has a vector in the space, if it is so."""
+        if not self.any_pending(space_id):
+            self.meta_set(f"{EMBEDDED_KEY}{space_id}", now_iso())
+
+    def has_vectors(self, space_id: int | None) -> bool:
+        return space_id is not None and self._one(
+            "SELECT 1 FROM vectors WHERE space_id = ? LIMIT 1", (space_id,)) is not None
 
     def vector_count(self, space_id: int | None) -> int:
         if space_id is None:
