@@ -70,6 +70,7 @@ def fill_random_vectors(mem, seed: int = 3) -> int:
         filled += len(pending)
     with mem.store.transaction():
         mem.store.meta_set(f"fingerprint:{mem.settings.models.profile}", mem.embedder.fingerprint)
+        mem.store.mark_embedded(space)  # as the indexer does when it finishes
     return filled
 
 

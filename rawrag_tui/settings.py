@@ -55,10 +55,12 @@ class RetrievalSettings:
     #: A space with at most this many vectors is searched exactly (a cosine
     #: scan of every float vector); above it, sqlite-vec's binary-quantized
     #: KNN finds ``candidates x oversample`` and the float vectors rescore
-    #: them. bench/dense_scale.py, 2-core AMD VM: the exact scan costs ~1.7 ms
-    #: per 1,000 vectors, the quantized search ~0.2 ms (README).
+    #: them. 2-core AMD VM: the exact scan costs ~1.7 ms per 1,000 vectors,
+    #: the quantized search ~0.25 (x1) or ~0.45 ms (x2); on LoCoMo, made to
+    #: choose (16 candidates of 95 windows), x1 lost 5.3 points of dense
+    #: all-evidence coverage and x2 none, so x2 (README, "Speed, measured").
     exact_below: int = 20_000
-    oversample: int = 1
+    oversample: int = 2
     #: The lexical channel leaves out a query word found in more than this
     #: share of all windows (when other words remain): it costs a read of
     #: most of the index and BM25 gives it almost no weight (store.common_words).

@@ -388,7 +388,7 @@ class Store:
                             (vid, blob))
 
     def dense_search(self, space_id: int, query: np.ndarray, n: int, exact_below: int = 20_000,
-                     oversample: int = 1) -> list[tuple[int, float]]:
+                     oversample: int = 2) -> list[tuple[int, float]]:
         """(window id, cosine distance) for the ``n`` nearest window texts.
 
         A space of up to ``exact_below`` vectors is scanned exactly. A larger
