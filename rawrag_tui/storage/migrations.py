@@ -187,7 +187,7 @@ MIGRATIONS: list[Migration] = [
     -- Vectors are keyed by the window text's hash: identical text is never
     -- embedded twice, and re-windowing reuses every unchanged window.
     CREATE TABLE vectors (
-        id INTEGER PRIMARY KEY,     -- = id in the space's vector tables (migration 3)
+        id INTEGER PRIMARY KEY,     -- = rowid in the space's vec0 table
         space_id INTEGER NOT NULL REFERENCES embedding_spaces(id),
         content_hash TEXT NOT NULL,
         UNIQUE (space_id, content_hash)
