@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -195,3 +196,30 @@ def candidates(
                 break
         cache[key] = out
     return list(cache[key])
+
+
+#: A format's content rule for one member: its confidence, 0 when it is not that format.
+Sniffer = Callable[[ExportSource, str], float]
+
+
+def best_json_score(source: ExportSource, sniff: Sniffer) -> float:
+    """A JSON format's detection: its best confidence over the members worth sniffing."""
+    return max((sniff(source, n) for n in candidates(source, (".json",))), default=0.0)
+
+
+def json_members(source: ExportSource, sniff: Sniffer, forced: bool = False) -> list[str]:
+    """The JSON members the content rule accepts (all of them), in sniffing order; a
+    lone file is taken as it is when the format was forced (``--format``)."""
+    if source.kind == "file":
+        return source.names() if forced or sniff(source, source.names()[0]) else []
+    return [n for n in candidates(source, (".json",), limit=None) if sniff(source, n)]
+
+
+def conversations_at(head: JsonHead) -> str | None:
+    """Where a member's conversations are (ijson prefix): a list, a
+    ``{"conversations": [...]}`` wrapper, or one conversation object."""
+    if head.top == "array":
+        return "item"
+    if head.top == "map":
+        return "conversations.item" if head.has("", "conversations") else ""
+    return None

@@ -38,20 +38,10 @@ _SPEAKERS = {"user": "User", "assistant": "ChatGPT", "system": "System"}
 NAME_HINT = _MEMBER
 
 
-def _conversations_at(head: _sniff.JsonHead) -> str | None:
-    """Where a member's conversations are (ijson prefix): a list, a
-    ``{"conversations": [...]}`` wrapper, or one conversation object."""
-    if head.top == "array":
-        return "item"
-    if head.top == "map":
-        return "conversations.item" if head.has("", "conversations") else ""
-    return None
-
-
 def sniff(source: ExportSource, name: str) -> float:
     """1.0 for conversations with a ``mapping`` tree (Claude's have ``chat_messages``)."""
     head = _sniff.head_of(source, name)
-    where = _conversations_at(head)
+    where = _sniff.conversations_at(head)
     if where is None or head.any_key(where, {"chat_messages"}):
         return 0.0
     if head.has(where, "mapping"):
@@ -78,7 +68,7 @@ def _members(source: ExportSource, forced: bool = False) -> list[str]:
 
 
 def detect(source: ExportSource) -> float:
-    return max((sniff(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
+    return _sniff.best_json_score(source, sniff)
 
 
 @c.guarded(NAME)
@@ -93,7 +83,7 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
     for member in members:
         cursor.at(member, None)
         head = _sniff.head_of(source, member)
-        prefix = _conversations_at(head)
+        prefix = _sniff.conversations_at(head)
         if prefix is None:
             lead = c.first_char(source, member)
             raise ImportFormatError(

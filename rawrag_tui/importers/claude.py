@@ -34,34 +34,24 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NAME_HINT = _MEMBER
 
 
-def _conversations_at(head: _sniff.JsonHead) -> str | None:
-    if head.top == "array":
-        return "item"
-    if head.top == "map":
-        return "conversations.item" if head.has("", "conversations") else ""
-    return None
-
-
 def sniff(source: ExportSource, name: str) -> float:
     """1.0 for conversations with ``chat_messages`` (a list of them, or one)."""
     head = _sniff.head_of(source, name)
-    where = _conversations_at(head)
+    where = _sniff.conversations_at(head)
     if where is None or head.has(where, "mapping"):
         return 0.0
     return 1.0 if head.has(where, "chat_messages") else 0.0
 
 
 def _members(source: ExportSource, forced: bool = False) -> list[str]:
-    if source.kind == "file":
-        return source.names() if forced or sniff(source, source.names()[0]) else []
-    found = [n for n in _sniff.candidates(source, (".json",), limit=None) if sniff(source, n)]
-    if not found:
+    found = _sniff.json_members(source, sniff, forced)
+    if not found and source.kind != "file":
         found = [n for n in source.names() if _MEMBER.search(n) and "__MACOSX" not in n]
     return sorted(found, key=lambda n: (not _MEMBER.search(n), n))
 
 
 def detect(source: ExportSource) -> float:
-    return max((sniff(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
+    return _sniff.best_json_score(source, sniff)
 
 
 @c.guarded(NAME)
@@ -72,7 +62,7 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
     salvage = c.Salvage(source, NAME, stats)
     for member in members:
         cursor.at(member)
-        prefix = _conversations_at(_sniff.head_of(source, member))
+        prefix = _sniff.conversations_at(_sniff.head_of(source, member))
         if prefix is None:
             lead = c.first_char(source, member)
             raise ImportFormatError(

@@ -58,14 +58,8 @@ def sniff(source: ExportSource, name: str) -> float:
     return 0.0
 
 
-def _members(source: ExportSource, forced: bool = False) -> list[str]:
-    if source.kind == "file":
-        return source.names() if forced or sniff(source, source.names()[0]) else []
-    return [n for n in _sniff.candidates(source, (".json",), limit=None) if sniff(source, n)]
-
-
 def detect(source: ExportSource) -> float:
-    return max((sniff(source, n) for n in _sniff.candidates(source, (".json",))), default=0.0)
+    return _sniff.best_json_score(source, sniff)
 
 
 def _object(source: ExportSource, member: str, key: str) -> dict:
@@ -88,7 +82,7 @@ def _part(member: str) -> int:
 
 @c.guarded(NAME)
 def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Iterator[Conversation]:
-    members = _members(source, forced=True)
+    members = _sniff.json_members(source, sniff, forced=True)
     if not members:
         raise ImportFormatError(source.path, NAME, "no DiscordChatExporter JSON ({guild, channel, messages}) found")
     groups: dict[str, list[tuple[int, str, dict, dict]]] = {}

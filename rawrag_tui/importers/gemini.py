@@ -23,7 +23,7 @@ or ``card i``); a file that is mostly unreadable is refused.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -312,14 +312,15 @@ class _Tally:
                                     f"Gemini activity (first: {self.first})")
 
 
-def _json_records(source: ExportSource, member: str, stats: ParseStats, cursor: c.Cursor) -> list[_Record]:
+def _collect(source: ExportSource, member: str, stats: ParseStats, cursor: c.Cursor,
+             items: Iterable[tuple[str, Any]], read: Callable[[Any, ParseStats], _Record | None]) -> list[_Record]:
+    """The records ``read`` makes of (place, item) pairs; one it cannot read is counted at its place."""
     tally = _Tally(source, member, stats)
     out: list[_Record] = []
-    for index, raw in enumerate(tolerant_items(source, member, NAME, "records", stats)):
-        where = f"records[{index}]"
+    for where, item in items:
         cursor.at(member, where)
         try:
-            rec = _json_record(raw, stats)
+            rec = read(item, stats)
         except c.STRUCTURAL_ERRORS as exc:
             tally.fail(where, c.describe(exc))
             continue
@@ -328,6 +329,12 @@ def _json_records(source: ExportSource, member: str, stats: ParseStats, cursor: 
             out.append(rec)
     tally.finish()
     return out
+
+
+def _json_records(source: ExportSource, member: str, stats: ParseStats, cursor: c.Cursor) -> list[_Record]:
+    items = tolerant_items(source, member, NAME, "records", stats)
+    return _collect(source, member, stats, cursor, ((f"records[{i}]", raw) for i, raw in enumerate(items)),
+                    _json_record)
 
 
 def _json_record(raw: Any, stats: ParseStats) -> _Record | None:
@@ -473,21 +480,8 @@ def _html_records(source: ExportSource, member: str, stats: ParseStats, cursor: 
     parser = _Cards()
     parser.feed(html)
     parser.close()
-    tally = _Tally(source, member, stats)
-    out: list[_Record] = []
-    for index, card in enumerate(parser.cards):
-        where = f"card {index + 1}"
-        cursor.at(member, where)
-        try:
-            rec = _html_record(card, stats)
-        except c.STRUCTURAL_ERRORS as exc:
-            tally.fail(where, c.describe(exc))
-            continue
-        tally.ok()
-        if rec is not None:
-            out.append(rec)
-    tally.finish()
-    return out
+    return _collect(source, member, stats, cursor, ((f"card {i}", card) for i, card in enumerate(parser.cards, 1)),
+                    _html_record)
 
 
 def _html_record(card: _Card, stats: ParseStats) -> _Record | None:

@@ -80,23 +80,24 @@ def _rescore_layout(conn: apsw.Connection, progress: Progress | None) -> None:
     done = 0
     for space, dims in spaces:
         create_vector_tables(conn, space, dims)
+        quantized = dims % 8 == 0  # as create_vector_tables decides
         batch: list[tuple[int, bytes]] = []
         for row in conn.cursor().execute(f"SELECT rowid, embedding FROM vec_{space}"):
             batch.append((row[0], row[1]))
             if len(batch) >= REBUILD_BATCH:
-                done += _copy_vectors(conn, space, batch)
+                done += _copy_vectors(conn, space, batch, quantized)
                 if progress:
                     progress("rebuild vector index", done, total)
-        done += _copy_vectors(conn, space, batch)
+        done += _copy_vectors(conn, space, batch, quantized)
         if progress and total:
             progress("rebuild vector index", done, total)
         cur.execute(f"DROP TABLE vec_{space}")
 
 
-def _copy_vectors(conn: apsw.Connection, space: int, batch: list[tuple[int, bytes]]) -> int:
+def _copy_vectors(conn: apsw.Connection, space: int, batch: list[tuple[int, bytes]], quantized: bool) -> int:
     cur = conn.cursor()
     cur.executemany(f"INSERT INTO vecf_{space} (id, embedding) VALUES (?, ?)", batch)
-    if next(cur.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (f"vecb_{space}",)), None):
+    if quantized:
         cur.executemany(f"INSERT INTO vecb_{space} (rowid, embedding) VALUES (?, vec_quantize_binary(?))", batch)
     count = len(batch)
     batch.clear()
