@@ -84,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prompt", choices=("cited", "plain"), help="reader.prompt (default: the setting)")
     ap.add_argument("--context-cap", type=int, help="reader.context_cap (default: the setting)")
     ap.add_argument("--budget", type=int, help="reader.evidence_tokens (default: the profile's)")
+    ap.add_argument("--first-token", type=float,
+                    help="reader.first_token_seconds: the wait the evidence is sized to; 0 = the full budget "
+                         "(default: the setting)")
     ap.add_argument("--select", choices=("messages", "windows"), help="reader.select (default: the setting)")
     ap.add_argument("--k", type=int, help="retrieval.top_k: windows search keeps (default: the setting)")
     ap.add_argument("--out", type=Path, help="write per-question results as JSON lines here")
@@ -104,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rawrag-bench-") as tmp:
         home = args.home or Path(tmp)
         mem = Memory.open(home, reader={"prompt": args.prompt, "context_cap": args.context_cap,
-                                        "evidence_tokens": args.budget, "select": args.select},
+                                        "evidence_tokens": args.budget, "select": args.select,
+                                        "first_token_seconds": args.first_token},
                           retrieval={"top_k": args.k})
         started = time.perf_counter()
         mem.import_path(data, fmt="locomo")
@@ -121,10 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             result = mem.search(qa["question"])
             t_search = time.perf_counter() - t0
             result.timings.setdefault("total", t_search)
-            ans = answer_question(qa["question"], result, factory, date=asked,
-                                  answer_tokens=mem.settings.reader.answer_tokens,
-                                  prompt_style=mem.prompt_style(), evidence_tokens=mem.evidence_tokens(),
-                                  select=mem.settings.reader.select)
+            ans = answer_question(qa["question"], result, factory, date=asked, **mem.answer_options())
             seconds = time.perf_counter() - t0
             # Citation markers are metadata, not answer words: "[3]" would
             # count as a token "3" in LoCoMo's F1.
@@ -134,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                 "answer": ans.answer, "f1": score, "seconds": seconds, "search_s": t_search,
                 "read_s": ans.timings.get("read", 0.0), "first_token_s": ans.timings.get("first_token", 0.0),
                 "evidence_tokens": ans.evidence_tokens, "prompt_tokens": ans.prompt_tokens,
+                "evidence_budget": ans.evidence_budget, "prompt_rate": ans.prompt_rate,
                 "dropped_windows": ans.dropped_windows, "superseded": ans.superseded,
                 "citations": [c.external_id for c in ans.citations], "dropped_citations": ans.dropped_citations,
                 "evidence_ids": sorted(re.findall(r"D\d+:\d+", " ".join(qa.get("evidence", [])))),
@@ -150,9 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         print("no questions asked")
         return 1
-    r = mem.settings.reader
+    rs = mem.settings.reader
+    target = rs.first_token_seconds or 10.0
     print(f"\nLoCoMo token F1, {len(rows)} questions of {data.name}, reader {args.reader}, "
-          f"prompt {r.prompt} (v{PROMPT_VERSION}), select {r.select}, evidence budget {mem.evidence_tokens()}, "
+          f"prompt {rs.prompt} (v{PROMPT_VERSION}), select {rs.select}, evidence budget {mem.evidence_tokens()} "
+          f"(sized to a {rs.first_token_seconds:g} s first token), "
           f"K {mem.settings.retrieval.top_k}")
     for cat, name in CATEGORY.items():
         sel = [r["f1"] for r in rows if r["category"] == cat]
@@ -165,6 +169,14 @@ def main(argv: list[str] | None = None) -> int:
           f"(search {statistics.mean(r['search_s'] for r in later):.1f}, "
           f"read {statistics.mean(r['read_s'] for r in later):.1f}, "
           f"first token {statistics.mean(r['first_token_s'] for r in later):.1f})")
+    budgets = [r["evidence_budget"] for r in rows]
+    rates = [r["prompt_rate"] for r in rows if r["prompt_rate"]]
+    print(f"  first token: {statistics.median(r['first_token_s'] for r in later):.1f} s median, "
+          f"{max(r['first_token_s'] for r in later):.1f} s max; "
+          f"{sum(row['first_token_s'] <= target for row in later)} of {len(later)} within {target:g} s")
+    print(f"  evidence budget: {min(budgets)}-{max(budgets)} tokens (first_token_seconds "
+          f"{rs.first_token_seconds:g}); prompt speed "
+          + (f"{statistics.median(rates):.0f} tokens/s median" if rates else "not measured"))
     print(f"  evidence tokens: {statistics.mean(r['evidence_tokens'] for r in rows):.0f} mean; "
           f"windows dropped to fit: {sum(r['dropped_windows'] for r in rows)}; "
           f"invented citations removed: {sum(r['dropped_citations'] for r in rows)}")

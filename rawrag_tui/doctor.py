@@ -184,6 +184,22 @@ def reader_prompt(count_tokens: Callable[[str], int]) -> tuple[str, str]:
             return question, prompt
 
 
+def evidence_budget_at(settings: Settings, rate: float, question: str, count_tokens: Callable[[str], int]) -> int:
+    """The evidence ``question`` gets at ``rate`` prompt tokens/s once the
+    reader is warm (its fixed prefix cached), as ``rawrag ask`` sizes it."""
+    from .models.protocols import Warmed
+    from .models.registry import evidence_ceiling
+    from .retrieval.answer import TEMPLATE_TAIL, timed_budget
+    from .retrieval.prompts import build_prompt, fixed_prefix
+
+    ceiling = evidence_ceiling(settings)
+    if settings.reader.first_token_seconds <= 0:
+        return ceiling
+    rest = count_tokens(build_prompt(question, "", "2026-12-01", "plain")) - count_tokens(fixed_prefix("plain"))
+    return timed_budget(ceiling, Warmed(rate, 0, 0.0), settings.reader.first_token_seconds,
+                        settings.reader.min_evidence_tokens, rest + TEMPLATE_TAIL)
+
+
 def check_reader(settings: Settings, flags: set[str]) -> list[Check]:
     """Two checks: the llama.cpp build (as the reader's process reports it) and the reader run once."""
     from .errors import ReaderCrashed
@@ -223,6 +239,8 @@ def check_reader(settings: Settings, flags: set[str]) -> list[Check]:
             pieces.append(piece)
         total = time.perf_counter() - started
         prefill = reader.last_prefill
+        rate = prefill.get("prompt_tokens", 0) / prefill["seconds"] if prefill.get("seconds") else 0.0
+        budget = evidence_budget_at(settings, rate, question, reader.count_tokens)
     except ReaderCrashed as exc:
         return [build, Check("reader", False, str(exc), fix, {"model": reader.name})]
     except UserError as exc:
@@ -231,17 +249,20 @@ def check_reader(settings: Settings, flags: set[str]) -> list[Check]:
     finally:
         reader.close()
     answer = "".join(pieces).strip()
-    rate = prefill.get("prompt_tokens", 0) / prefill["seconds"] if prefill.get("seconds") else 0.0
     ok = bool(answer)
     return [build, Check(
         "reader", ok,
         f"{reader.name}: read {prompt_tokens} prompt tokens at {rate:.0f} tokens/s in its own process, "
-        f"first token after {first[0] if first else total:.1f} s, answered {answer[:60]!r}",
+        f"first token after {first[0] if first else total:.1f} s, answered {answer[:60]!r}; "
+        + (f"evidence budget at this speed: {budget:,} tokens, for a first token within "
+           f"{settings.reader.first_token_seconds:g} s" if settings.reader.first_token_seconds > 0
+           else f"evidence budget: {budget:,} tokens (reader.first_token_seconds = 0: whatever the wait)"),
         None if ok else "the reader answered nothing: check the model file (reinstall the reader extra)",
         {"model": reader.name, "path": info.get("path"), "threads": info.get("threads"),
          "gpu_layers": info.get("gpu_layers"), "load_seconds": round(load_s, 3),
          "prompt_tokens": prompt_tokens, "prompt_tokens_per_second": round(rate, 1),
          "first_token_seconds": round(first[0] if first else total, 3), "seconds": round(total, 3),
+         "evidence_budget": budget,
          "question": question, "answer": answer},
     )]
 

@@ -453,11 +453,9 @@ class Memory:
 
     def evidence_tokens(self) -> int:
         """The reader's evidence budget: ``reader.evidence_tokens``, or the profile's measured one."""
-        if self.settings.reader.evidence_tokens > 0:
-            return self.settings.reader.evidence_tokens
-        from .models.registry import get_profile
+        from .models.registry import evidence_ceiling
 
-        return get_profile(self.settings.models.profile).evidence_tokens
+        return evidence_ceiling(self.settings)
 
     def prompt_style(self) -> str:
         style = self.settings.reader.prompt
@@ -486,9 +484,15 @@ class Memory:
             result = self.search(question, mode=mode, limit=limit)
         return answer_question(question, result, lambda: self.reader(gpu_layers), date=date,
                                on_token=on_token, on_evidence=on_evidence, on_progress=on_progress,
-                               answer_tokens=self.settings.reader.answer_tokens,
-                               prompt_style=self.prompt_style(),
-                               evidence_tokens=self.evidence_tokens(), select=self.settings.reader.select)
+                               **self.answer_options())
+
+    def answer_options(self) -> dict[str, Any]:
+        """How ``answer_question`` reads for this memory's settings (for
+        callers that bring their own reader, like the benchmarks)."""
+        r = self.settings.reader
+        return {"answer_tokens": r.answer_tokens, "prompt_style": self.prompt_style(),
+                "evidence_tokens": self.evidence_tokens(), "select": r.select,
+                "first_token_seconds": r.first_token_seconds, "min_evidence_tokens": r.min_evidence_tokens}
 
     # -- delete ----------------------------------------------------------------
 

@@ -123,6 +123,16 @@ class ReaderSettings:
     #: (models/registry.py: measured for the bundled reader on 2 CPU cores).
     #: Search keeps its K; this bounds what the reader reads of it.
     evidence_tokens: int = 0
+    #: The wait, from the start of reading to the first answer token, that
+    #: the evidence is sized to: the reader reads the prompt's fixed start
+    #: first, which measures its prompt speed on this machine, and the
+    #: evidence shrinks to what it reads in that time (never below
+    #: min_evidence_tokens, never above evidence_tokens). 0 = always the
+    #: full evidence_tokens, however long it takes.
+    first_token_seconds: float = 10.0
+    #: Below this much evidence the bundled reader's answers fall off
+    #: (README, the budget sweep), so a slow machine waits longer instead.
+    min_evidence_tokens: int = 256
     #: "messages": the messages that match the question, their neighbours and
     #: the latest state of a changed fact (retrieval/selection.py);
     #: "windows": the kept windows whole, in rank order.

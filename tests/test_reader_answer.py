@@ -144,3 +144,64 @@ def test_plain_style_asks_for_the_answer_only():
     assert nothing.citations == []
     with pytest.raises(ValueError, match="unknown prompt style"):
         build_prompt("q", "", None, style="fancy")
+
+
+# -- evidence sized to the reader's measured prompt speed -------------------------
+
+
+def test_timed_budget_fits_the_wait_between_floor_and_ceiling():
+    from rawrag_tui.models.protocols import Warmed
+    from rawrag_tui.retrieval.answer import timed_budget
+
+    unknown = Warmed(rate=0.0, cached=0, seconds=0.0)
+    assert timed_budget(1024, unknown, 10.0, 256, 40) == 1024  # no measurement: the full budget
+    warm = Warmed(rate=50.0, cached=120, seconds=0.0)  # prefix already cached
+    assert timed_budget(1024, warm, 10.0, 256, 40) == int(50 * 10 * 0.9) - 40  # 410 tokens
+    cold = Warmed(rate=50.0, cached=120, seconds=2.4)  # the prefix was read just now
+    assert timed_budget(1024, cold, 10.0, 256, 40) == int(50 * (9.0 - 2.4)) - 40  # 290: the prefix ate time
+    assert timed_budget(1024, Warmed(10.0, 120, 0.0), 10.0, 256, 40) == 256  # a slow machine: the floor
+    assert timed_budget(1024, Warmed(2000.0, 120, 0.0), 10.0, 256, 40) == 1024  # a GPU: the ceiling
+    assert timed_budget(200, Warmed(10.0, 120, 0.0), 10.0, 256, 40) == 200  # a small context beats the floor
+
+
+class TimedReader(ScriptedReader):
+    """Reads prompts at ``rate`` tokens/s (its word count stands in for tokens)."""
+
+    def __init__(self, pieces, rate):
+        super().__init__(pieces)
+        self.rate = rate
+        self.warmed = []
+
+    def warm(self, prefix, room):
+        from rawrag_tui.models.protocols import Warmed
+
+        self.warmed.append((prefix, room))
+        return Warmed(rate=self.rate, cached=self.count_tokens(prefix), seconds=0.0)
+
+
+LONG = result(*[hit(r, *[msg(10 * r + i, i, f"Max the dog went to the beach on day {r}-{i} " + "and played " * 20)
+                         for i in range(1, 4)]) for r in range(1, 8)])
+
+
+@pytest.mark.parametrize("rate, capped", [(30.0, True), (10_000.0, False)])
+def test_a_slow_reader_gets_less_evidence_a_fast_one_the_full_budget(rate, capped):
+    from rawrag_tui.retrieval.prompts import fixed_prefix
+
+    reader = TimedReader(["the beach"], rate)
+    ans = answer_question("Where did Max go?", LONG, lambda: reader, prompt_style="plain", evidence_tokens=600,
+                          first_token_seconds=10.0, min_evidence_tokens=100)
+    prefix, room = reader.warmed[0]
+    assert prefix == fixed_prefix("plain") and reader.prompts[0][0].startswith(prefix)  # read ahead, then extended
+    assert room >= 600 + reader.prompts[0][1]  # the context is allocated for the full budget and the answer
+    assert ans.prompt_rate == rate
+    if capped:
+        assert 100 <= ans.evidence_budget < 300 and ans.evidence_tokens <= ans.evidence_budget
+    else:
+        assert ans.evidence_budget == 600 and ans.evidence_tokens > 300
+    assert "warm" in ans.timings and 0 < ans.timings["first_token"] <= ans.timings["read"]
+
+
+def test_no_wait_target_means_the_full_budget_and_no_warm_read():
+    reader = TimedReader(["the beach"], 30.0)
+    ans = answer_question("Where did Max go?", LONG, lambda: reader, prompt_style="plain", evidence_tokens=600)
+    assert reader.warmed == [] and ans.evidence_budget == 600 and ans.prompt_rate == 0.0

@@ -172,6 +172,27 @@ def test_the_shared_prompt_prefix_is_read_once_and_progress_is_reported(reader):
 
 @pytest.mark.reader
 @needs_reader
+def test_warm_reads_the_fixed_prefix_once_and_measures_the_prompt_speed(settings):
+    from rawrag_tui.models.reader_process import ReaderProcess, packaged_launch
+    from rawrag_tui.retrieval.prompts import fixed_prefix
+
+    fresh = ReaderProcess(packaged_launch(TEST_READER, settings))  # nothing cached yet
+    try:
+        prefix = fixed_prefix("plain")
+        first = fresh.warm(prefix, 1024)
+        assert first.rate > 0 and first.seconds > 0 and first.cached > fresh.count_tokens(prefix)  # + the template
+        again = fresh.warm(prefix, 1024)
+        assert again.seconds == 0.0 and again.cached == first.cached  # already in the cache: nothing read
+        prompt = build_prompt("What breed is Max?", "[1] Caroline: Max is a golden retriever.", "2023-05-10", "plain")
+        "".join(fresh.answer(prompt, 8))
+        # Only what followed was read: the context warm allocated held the answer too (a reload empties it).
+        assert fresh.last_prefill["cached_tokens"] >= first.cached - 2
+    finally:
+        fresh.close()
+
+
+@pytest.mark.reader
+@needs_reader
 def test_answer_cites_evidence_messages(reader):
     seen = []
     result = SearchResult("What breed is Max?", "hybrid", HITS, {"total": 0.1})

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ModelError, UserError
+from .protocols import Warmed
 
 if TYPE_CHECKING:
     from llama_cpp.llama_types import ChatCompletionRequestMessage
@@ -51,6 +52,10 @@ _TEMPLATE_SLACK = 8
 #: Contexts are allocated in steps of this many tokens, so a run of questions
 #: of similar size reuses one context instead of reloading for each.
 _CONTEXT_STEP = 1024
+#: Prompt reads shorter than this do not measure the prompt speed; one this
+#: long or longer replaces the earlier estimate outright.
+_RATE_MIN_TOKENS = 32
+_RATE_FULL_WEIGHT = 512
 
 
 def _import_llama_cpp():
@@ -184,6 +189,8 @@ class LlamaReader:
         self.loads = 0
         #: What the last answer cost: prompt tokens, how many came from the cache, seconds.
         self.last_prefill: dict[str, float] = {}
+        #: Prompt tokens per second, as this process has measured them (0: not yet).
+        self.prompt_rate = 0.0
 
     def system_info(self) -> str:
         """llama.cpp's own account of the build: backends and CPU features compiled in."""
@@ -275,8 +282,39 @@ class LlamaReader:
             llama.eval(tokens[start : start + llama.n_batch])
             if on_progress:
                 on_progress(min(start + llama.n_batch, total), total)
-        self.last_prefill = {"prompt_tokens": total, "cached_tokens": cached,
-                             "seconds": time.perf_counter() - started}
+        seconds = time.perf_counter() - started
+        self.last_prefill = {"prompt_tokens": total, "cached_tokens": cached, "seconds": seconds}
+        self._measured(total - cached, seconds)
+
+    def _measured(self, read: int, seconds: float) -> None:
+        """Fold one prompt read into :attr:`prompt_rate`; long reads count more
+        (a read of a few tokens is mostly fixed cost, not throughput)."""
+        if read < _RATE_MIN_TOKENS or seconds <= 0:
+            return
+        rate = read / seconds
+        weight = 1.0 if not self.prompt_rate else min(1.0, read / _RATE_FULL_WEIGHT)
+        self.prompt_rate += weight * (rate - self.prompt_rate)
+
+    def warm(self, prefix: str, room: int) -> Warmed:
+        """Read the start every prompt shares now, in a context of ``room`` tokens.
+
+        A fresh process has to read it anyway; reading it before the evidence
+        is chosen measures this machine's prompt speed at no extra cost, and
+        the context is allocated once for the answer that follows (a larger
+        one later would drop the cache).
+        """
+        marker = "\x00rawrag-evidence\x00"
+        text = self.render(prefix + marker)
+        head = text[: text.index(marker)]
+        bos = self._formatter.bos_token
+        add_bos = self._add_bos and not (bos and head.startswith(bos))
+        tokens = self._vocab.tokenize(head.encode("utf-8"), add_bos=add_bos, special=True)
+        self._ensure_context(min(max(room, len(tokens) + 16), self.max_context))
+        have = self._llama.input_ids[: self._llama.n_tokens].tolist()
+        if have[: len(tokens)] == tokens:
+            return Warmed(self.prompt_rate, len(tokens), 0.0)
+        self._prefill(tokens, None)
+        return Warmed(self.prompt_rate, len(tokens), self.last_prefill["seconds"])
 
     def answer(self, prompt: str, max_tokens: int = 256,
                on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:

@@ -7,6 +7,7 @@ imported lazily, so nothing outside ``models/`` ever imports them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -35,6 +36,19 @@ class Reranker(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Warmed:
+    """What reading the fixed start of the prompt ahead of the evidence told."""
+
+    #: Prompt tokens per second this reader reads on this machine, measured
+    #: on its own prompt reads (0.0: it cannot tell, e.g. a test double).
+    rate: float
+    #: Tokens of the prompt now in the reader's cache.
+    cached: int
+    #: Seconds this call spent reading (0.0 when the prefix was already cached).
+    seconds: float
+
+
 @runtime_checkable
 class Reader(Protocol):
     name: str
@@ -50,6 +64,12 @@ class Reader(Protocol):
                on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         """Streams the answer's text pieces (temperature 0); ``on_progress(done,
         total)`` reports prompt tokens read before the first piece."""
+        ...
+
+    def warm(self, prefix: str, room: int) -> Warmed:
+        """Read ``prefix`` (the start every prompt shares) into the cache now,
+        in a context with ``room`` tokens, and say how fast prompts are read:
+        the evidence is sized to that speed before the rest is read."""
         ...
 
     def close(self) -> None:

@@ -43,6 +43,7 @@ from ..errors import ModelError, ReaderCrashed, UserError
 from ..settings import Settings
 from . import reader_build
 from .gguf import PackagedGguf, VerifiedCache, check_magic, verify
+from .protocols import Warmed
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -231,6 +232,15 @@ class ReaderProcess:
                 # Left mid-answer (a crash, a hang, or the caller stopped
                 # reading): the child's state is unknown, start afresh next time.
                 self._stop(kill=True)
+
+    def warm(self, prefix: str, room: int) -> Warmed:
+        self._ensure_running()
+        self._send({"op": "warm", "prefix": prefix, "room": room})
+        reply = self._next()
+        self._raise_error(reply)
+        if "warmed" not in reply:
+            raise ModelError(f"the reader sent an unexpected reply: {str(reply)[:200]}")
+        return Warmed(**reply["warmed"])
 
     def close(self) -> None:
         self._stop(kill=False)

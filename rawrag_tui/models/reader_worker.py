@@ -11,6 +11,7 @@ Requests and replies:
 - ``{"op": "count", "texts": [...]}`` -> ``{"counts": [...]}``
 - ``{"op": "answer", "prompt": ..., "max_tokens": N}`` ->
   ``{"progress": [done, total]}``* ``{"piece": "..."}``* ``{"done": {...}}``
+- ``{"op": "warm", "prefix": ..., "room": N}`` -> ``{"warmed": {"rate", "cached", "seconds"}}``
 - ``{"op": "info"}`` -> ``{"info": {...}}``
 - any failure rawrag understands -> ``{"error": "...", "kind": "model"|"user"}``
 
@@ -24,6 +25,7 @@ import json
 import os
 import signal
 import sys
+from dataclasses import asdict
 from typing import Any, TextIO
 
 
@@ -63,6 +65,8 @@ def serve(requests: TextIO, out: TextIO) -> int:
                 _reply(out, {"error": "the reader is not loaded", "kind": "model"})
             elif op == "count":
                 _reply(out, {"counts": [reader.count_tokens(t) for t in request["texts"]]})
+            elif op == "warm":
+                _reply(out, {"warmed": asdict(reader.warm(request["prefix"], int(request["room"])))})
             elif op == "info":
                 _reply(out, {"info": reader.describe()})
             elif op == "answer":

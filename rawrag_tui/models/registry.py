@@ -21,7 +21,10 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 ROLES = ("embed", "rerank", "reader")
 
@@ -235,6 +238,14 @@ def get_profile(name: str) -> Profile:
         return PROFILES[name]
     except KeyError:
         raise ModelError(f"unknown model profile {name!r}: choose one of {', '.join(PROFILES)}") from None
+
+
+def evidence_ceiling(settings: Settings) -> int:
+    """The reader's evidence budget before its speed is known:
+    ``reader.evidence_tokens``, or the profile's measured one."""
+    if settings.reader.evidence_tokens > 0:
+        return settings.reader.evidence_tokens
+    return get_profile(settings.models.profile).evidence_tokens
 
 
 def _installed(distribution: str) -> bool:

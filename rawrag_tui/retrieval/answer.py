@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 
-from ..models.protocols import Reader
+from ..models.protocols import Reader, Warmed
 from .packing import PackedEvidence, pack_evidence
-from .prompts import NOTHING_FOUND, build_prompt, is_abstention
+from .prompts import NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
 from .stated_dates import second_pass
 from .types import EvidenceMessage, SearchResult
@@ -33,6 +33,28 @@ ProgressCallback = Callable[[str, int, "int | None"], None]
 
 #: Tokens kept free for the answer when the caller does not say.
 DEFAULT_ANSWER_TOKENS = 256
+
+#: Share of the first-token wait the evidence may fill; the rest absorbs a
+#: prompt speed measured a little high and the first token's own step.
+_WAIT_SHARE = 0.9
+#: Tokens the chat template adds after the user's text (its end-of-turn and
+#: the assistant's cue), never cached ahead.
+TEMPLATE_TAIL = 8
+
+
+def timed_budget(budget: int, warmed: Warmed, seconds: float, floor: int, rest_tokens: int) -> int:
+    """The evidence a reader reading ``warmed.rate`` prompt tokens/s gets
+    through in ``seconds`` from the start of reading, after what it already
+    spent on the prefix and the ``rest_tokens`` of prompt it must still read
+    besides the evidence (date, question, template tail). Never below
+    ``floor`` (a slower machine waits longer rather than answer from almost
+    nothing), never above ``budget``; ``budget`` itself when the speed is
+    unknown."""
+    if warmed.rate <= 0:
+        return budget
+    affordable = int(warmed.rate * (seconds * _WAIT_SHARE - warmed.seconds)) - rest_tokens
+    return min(budget, max(floor, affordable))
+
 
 #: ``[3]`` or ``[3, 9]``; four digits are a year ("[2022]"), never a message number.
 _CITATION = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
@@ -95,6 +117,11 @@ class Answer:
     citations: list[Citation] = field(default_factory=list)
     dropped_citations: int = 0
     evidence_tokens: int = 0
+    #: The evidence budget this question had: the setting's, or less where
+    #: the reader's measured prompt speed would not read it in time.
+    evidence_budget: int = 0
+    #: The reader's prompt speed, tokens/s, as it measured it (0: unknown).
+    prompt_rate: float = 0.0
     #: The whole prompt (evidence, rules, question) in the reader's tokens.
     prompt_tokens: int = 0
     dropped_windows: int = 0
@@ -127,6 +154,8 @@ class Answer:
             "citations": [asdict(c) for c in self.citations],
             "dropped_citations": self.dropped_citations,
             "evidence_tokens": self.evidence_tokens,
+            "evidence_budget": self.evidence_budget,
+            "prompt_rate": round(self.prompt_rate, 1),
             "prompt_tokens": self.prompt_tokens,
             "dropped_windows": self.dropped_windows,
             "cut_messages": self.cut_messages,
@@ -241,6 +270,8 @@ def answer_question(
     prompt_style: str = "cited",
     evidence_tokens: int = 0,
     select: str = "messages",
+    first_token_seconds: float = 0.0,
+    min_evidence_tokens: int = 256,
 ) -> Answer:
     """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
 
@@ -250,7 +281,10 @@ def answer_question(
     ``on_progress`` how much of the prompt the reader has read;
     ``prompt_style`` is ``reader.prompt`` (see retrieval/prompts.py);
     ``evidence_tokens`` bounds the evidence (0: only the reader's context
-    does); ``select`` is ``reader.select`` (messages or whole windows).
+    does); ``select`` is ``reader.select`` (messages or whole windows);
+    ``first_token_seconds`` > 0 sizes the evidence to what the reader reads
+    in that time on this machine (``timed_budget``), ``min_evidence_tokens``
+    its floor.
     """
     timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
     if not any(h.messages for h in result.hits):
@@ -262,11 +296,22 @@ def answer_question(
     model = reader()
     timings["load"] = time.perf_counter() - started
 
-    started = time.perf_counter()
+    # The first-token clock starts here: reading the fixed prefix ahead is
+    # part of the wait, and so is choosing the evidence after it.
+    clock = {"start": time.perf_counter()}
     frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style))
     budget = max(model.context_tokens - frame_tokens - answer_tokens, 0)
     if evidence_tokens > 0:
         budget = min(budget, evidence_tokens)
+    rate = 0.0
+    if first_token_seconds > 0:
+        prefix = fixed_prefix(prompt_style)
+        warmed = model.warm(prefix, frame_tokens + budget + answer_tokens + TEMPLATE_TAIL)
+        timings["warm"] = warmed.seconds
+        rest = frame_tokens - model.count_tokens(prefix) + TEMPLATE_TAIL
+        budget = timed_budget(budget, warmed, first_token_seconds, min_evidence_tokens, rest)
+        rate = warmed.rate
+    started = time.perf_counter()
     if select == "messages":
         packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens)
     elif select == "windows":
@@ -280,7 +325,6 @@ def answer_question(
         on_evidence(packed)
 
     filt = CitationFilter(len(packed.messages))
-    clock = {"start": time.perf_counter()}
     def reading(done: int, total: int) -> None:
         if on_progress:
             on_progress("read", done, total)
@@ -308,6 +352,8 @@ def answer_question(
         citations=citations,
         dropped_citations=filt.dropped,
         evidence_tokens=packed.tokens,
+        evidence_budget=budget,
+        prompt_rate=rate,
         prompt_tokens=prompt_tokens,
         dropped_windows=packed.dropped_windows,
         cut_messages=packed.cut_messages,

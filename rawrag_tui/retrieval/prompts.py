@@ -62,6 +62,19 @@ Short answer:"""
 STYLES = {"cited": _CITED, "plain": _PLAIN}
 
 
+def fixed_prefix(style: str) -> str:
+    """The start every prompt of ``style`` shares, up to the evidence: the
+    reader reads it ahead (it is the same for every question) and caches it."""
+    return _template(style).split("{evidence}", 1)[0].format(abstain=NOT_IN_HISTORY)
+
+
+def _template(style: str) -> str:
+    try:
+        return STYLES[style]
+    except KeyError:
+        raise ValueError(f"unknown prompt style {style!r}; known: {', '.join(STYLES)}") from None
+
+
 def format_date(day: dt.date) -> str:
     """``Monday, 8 May 2023``: the weekday helps with "last Friday" questions,
     and the day-month-year form is the one the evidence lines use."""
@@ -81,11 +94,7 @@ def parse_question_date(value: str | dt.date | None) -> dt.date:
 
 def build_prompt(question: str, evidence: str, date: str | dt.date | None = None, style: str = "cited") -> str:
     """The full user message: numbered evidence, date, rules, question."""
-    try:
-        template = STYLES[style]
-    except KeyError:
-        raise ValueError(f"unknown prompt style {style!r}; known: {', '.join(STYLES)}") from None
-    return template.format(
+    return _template(style).format(
         date=format_date(parse_question_date(date)),
         evidence=evidence.strip() or "(none)",
         question=question.strip(),
