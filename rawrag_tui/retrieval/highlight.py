@@ -18,8 +18,28 @@ STOPWORDS = frozenset(
 )
 
 
+#: Endings taken off before the prefix is cut, longest first; what is left
+#: keeps at least three letters ("news" stays a word, "bus" is not "bu").
+_SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "ly", "s", "e")
+
+
 def _stem(word: str) -> str:
-    return word[:5] if len(word) > 5 else word
+    """A light English stem: common endings off, a doubled last consonant
+    undone, then the first five letters. "live", "lived" and "living" meet
+    ("liv"), as do "move"/"moving", "aim"/"aiming", "run"/"running" and
+    "wedding"/"weddings"; a five-letter prefix alone kept "live" and
+    "livin" apart, and a question about where someone lives found no
+    message saying "Living in Lisbon" (issue 11)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                break
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            if suffix in ("ing", "ings", "ed", "edly") and len(word) > 3 and word[-1] == word[-2] \
+                    and word[-1] not in "lsz":
+                word = word[:-1]
+            break
+    return word[:5]
 
 
 def query_terms(query: str) -> set[str]:

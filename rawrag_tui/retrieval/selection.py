@@ -9,7 +9,8 @@ the evidence:
   names do not count: they match every line a person wrote), taken in the
   rank order of their best window, most matching first within a window;
 - **neighbours**: the message before and after each anchor, for the
-  context a reply needs ("Yes, on Saturday!");
+  context a reply needs ("Yes, on Saturday!"); where both do not fit, the
+  one after;
 - **the latest fact wins**: an anchor that a later message on the same
   subject changes (a change word such as "moved", "postponed", "cancelled",
   "instead", "no longer", plus a question word they share) is replaced by that
@@ -105,7 +106,11 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
         if anchor not in group:
             group.append(anchor)
         header = 0 if anchor.conversation_id in conversations else count_tokens(_conversation_header(anchor)) + 2
-        for candidate in (group, [anchor]):
+        # Short of room for both neighbours, the reply after an anchor comes
+        # before the message it answered: "OK, new goal: 1:50." settles what
+        # the anchor only proposed.
+        reply = [m for m in group if m.seq == anchor.seq + 1]
+        for candidate in (group, [anchor, *reply], [anchor]):
             extra = header + sum(cost(m) for m in candidate)
             if used + extra <= budget:
                 chosen.update((m.message_id, m) for m in candidate)
