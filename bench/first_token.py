@@ -64,54 +64,66 @@ def summary(values: list[float]) -> str:
     return f"median {statistics.median(values):5.1f} s, max {max(values):5.1f} s"
 
 
+def measure(reps: int, questions: tuple[str, ...] = QUESTIONS) -> dict[str, dict[str, list]]:
+    """Per variant: cold (CLI) and warm first-token seconds, budgets, measured speeds."""
+    out: dict[str, dict[str, list]] = {name: {"cold": [], "warm": [], "budget": [], "rate": []} for name in VARIANTS}
+    with tempfile.TemporaryDirectory(prefix="rawrag-first-token-") as tmp:
+        home = Path(tmp)
+        mem = Memory.open(home)
+        mem.import_path(demo_path(), "jsonl")
+        mem.close()
+        for rep in range(reps):
+            for question in questions:
+                for name, value in VARIANTS.items():
+                    out[name]["cold"].append(cli_first_byte(home, question, value))
+            print(f"# cold round {rep + 1} of {reps} done", file=sys.stderr)
+        memories = {name: Memory.open(home, reader={"first_token_seconds": value})
+                    for name, value in VARIANTS.items()}
+        try:
+            for m in memories.values():
+                m.ask("What is this history about?", date=ASKED)  # loads the reader: not timed
+            for question in questions:
+                for name, m in memories.items():
+                    answer = m.ask(question, date=ASKED)
+                    out[name]["warm"].append(answer.timings["first_token"])
+                    out[name]["budget"].append(answer.evidence_budget)
+                    out[name]["rate"].append(answer.prompt_rate)
+        finally:
+            for m in memories.values():
+                m.close()
+    return out
+
+
+REFERENCE = "full budget (reference)"
+
+
+def run(quick: bool) -> list[dict]:
+    """``bench/run_all.py``: first-token medians, sized against the full budget."""
+    got = measure(1, QUESTIONS[:2] if quick else QUESTIONS)
+    sized = next(iter(VARIANTS))
+    return [{"name": f"first answer token, {case} (demo questions)", "unit": "s",
+             "value": statistics.median(got[sized][key]), "reference_value": statistics.median(got[REFERENCE][key])}
+            for key, case in (("cold", "cold `rawrag ask`"), ("warm", "warm reader"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=2, help="cold runs of each question per variant")
     args = ap.parse_args(argv)
 
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+                if line.startswith("model name")), "") if Path("/proc/cpuinfo").exists() else ""
     print(f"# {cpu or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
-    with tempfile.TemporaryDirectory(prefix="rawrag-first-token-") as tmp:
-        home = Path(tmp)
-        mem = Memory.open(home)
-        mem.import_path(demo_path(), "jsonl")
-        mem.close()
-
-        cold: dict[str, list[float]] = {name: [] for name in VARIANTS}
-        for rep in range(args.reps):
-            for question in QUESTIONS:
-                for name, value in VARIANTS.items():
-                    cold[name].append(cli_first_byte(home, question, value))
-            print(f"# cold round {rep + 1} of {args.reps} done", file=sys.stderr)
-
-        warm: dict[str, list[float]] = {name: [] for name in VARIANTS}
-        budgets: dict[str, list[int]] = {name: [] for name in VARIANTS}
-        rates: list[float] = []
-        memories = {name: Memory.open(home, reader={"first_token_seconds": value})
-                    for name, value in VARIANTS.items()}
-        try:
-            for name, m in memories.items():
-                m.ask("What is this history about?", date=ASKED)  # loads the reader: not timed
-            for question in QUESTIONS:
-                for name, m in memories.items():
-                    answer = m.ask(question, date=ASKED)
-                    warm[name].append(answer.timings["first_token"])
-                    budgets[name].append(answer.evidence_budget)
-                    if answer.prompt_rate:
-                        rates.append(answer.prompt_rate)
-        finally:
-            for m in memories.values():
-                m.close()
-
-    reference = "full budget (reference)"
+    got = measure(args.reps)
     print(f"\nFirst answer token, bundled reader, the demo's {len(QUESTIONS)} questions")
-    for name in VARIANTS:
-        print(f"  {name:24s} cold `rawrag ask` (launch to first byte): {summary(cold[name])}"
-              f"  x{statistics.median(cold[name]) / statistics.median(cold[reference]):.2f}")
-        print(f"  {'':24s} warm (reading to first token):         {summary(warm[name])}"
-              f"  x{statistics.median(warm[name]) / statistics.median(warm[reference]):.2f};"
-              f" evidence budget {min(budgets[name])}-{max(budgets[name])} tokens")
+    for name, v in got.items():
+        ref = got[REFERENCE]
+        print(f"  {name:24s} cold `rawrag ask` (launch to first byte): {summary(v['cold'])}"
+              f"  x{statistics.median(v['cold']) / statistics.median(ref['cold']):.2f}")
+        print(f"  {'':24s} warm (reading to first token):         {summary(v['warm'])}"
+              f"  x{statistics.median(v['warm']) / statistics.median(ref['warm']):.2f};"
+              f" evidence budget {min(v['budget'])}-{max(v['budget'])} tokens")
+    rates = [r for v in got.values() for r in v["rate"] if r]
     if rates:
         print(f"  prompt speed the reader measured: {statistics.median(rates):.0f} tokens/s")
     return 0

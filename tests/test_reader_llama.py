@@ -172,23 +172,52 @@ def test_the_shared_prompt_prefix_is_read_once_and_progress_is_reported(reader):
 
 @pytest.mark.reader
 @needs_reader
-def test_warm_reads_the_fixed_prefix_once_and_measures_the_prompt_speed(settings):
+def test_warm_reads_the_fixed_prefix_once_and_measures_the_prompt_speed(settings, tmp_path):
+    import dataclasses
+    import stat
+
     from rawrag_tui.models.reader_process import ReaderProcess, packaged_launch
     from rawrag_tui.retrieval.prompts import fixed_prefix
 
-    fresh = ReaderProcess(packaged_launch(TEST_READER, settings))  # nothing cached yet
+    cache = tmp_path / "prompt-cache"
+    launch = dataclasses.replace(packaged_launch(TEST_READER, settings), prompt_cache=str(cache))
+    prefix = fixed_prefix("plain")
+    prompt = build_prompt("What breed is Max?", "[1] Caroline: Max is a golden retriever.", "2023-05-10", "plain")
+    fresh = ReaderProcess(launch)  # nothing cached yet
     try:
-        prefix = fixed_prefix("plain")
         first = fresh.warm(prefix, 1024)
         assert first.rate > 0 and first.seconds > 0 and first.cached > fresh.count_tokens(prefix)  # + the template
         again = fresh.warm(prefix, 1024)
         assert again.seconds == 0.0 and again.cached == first.cached  # already in the cache: nothing read
-        prompt = build_prompt("What breed is Max?", "[1] Caroline: Max is a golden retriever.", "2023-05-10", "plain")
-        "".join(fresh.answer(prompt, 8))
+        answered = "".join(fresh.answer(prompt, 8))
         # Only what followed was read: the context warm allocated held the answer too (a reload empties it).
         assert fresh.last_prefill["cached_tokens"] >= first.cached - 2
     finally:
         fresh.close()
+
+    # The next process (the next `rawrag ask`) loads the prefix and the speed instead of reading.
+    files = sorted(cache.iterdir())
+    assert [f.suffix for f in files] == [".json", ".kv"]
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
+    assert all(b"golden retriever" not in f.read_bytes() for f in files)  # instructions only, never evidence
+    second = ReaderProcess(launch)
+    try:
+        loaded = second.warm(prefix, 1024)
+        assert loaded.cached == first.cached and loaded.rate > 0
+        assert loaded.seconds < first.seconds / 2  # loaded, not read
+        assert "".join(second.answer(prompt, 8)) == answered  # the loaded prefix reads as the read one did
+        assert second.last_prefill["cached_tokens"] >= first.cached - 2
+    finally:
+        second.close()
+
+    next(f for f in files if f.suffix == ".kv").write_bytes(b"not a state file")
+    damaged = ReaderProcess(launch)
+    try:
+        reread = damaged.warm(prefix, 1024)
+        assert reread.seconds > 0 and reread.cached == first.cached  # a bad file is read afresh, not trusted
+    finally:
+        damaged.close()
 
 
 @pytest.mark.reader

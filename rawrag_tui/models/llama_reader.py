@@ -131,6 +131,103 @@ class ThinkFilter:
         return out
 
 
+class PromptCache:
+    """The fixed prompt prefix, read once per machine, and the prompt speed.
+
+    Every ``rawrag ask`` from a shell starts a fresh reader process, which
+    would read the same ~120 tokens of instructions again (2.4 s at 44
+    tokens/s on a 2-core VM) and would not know how fast this machine reads
+    until it had. So the prefix's KV cache (llama.cpp's own sequence-state
+    file) and the last measured prompt speed are kept in a private folder,
+    named by a hash of everything they depend on: the model file (path,
+    size, mtime), the llama.cpp build, threads and GPU layers, the CPU, and
+    the prefix's tokens. Anything else, or a file that does not load, is
+    simply read afresh. The prefix is rawrag's own instructions: no message
+    of the user's history is ever in these files.
+    """
+
+    def __init__(self, folder: Path, reader: LlamaReader):
+        import hashlib
+        import importlib.metadata as md
+        import platform
+
+        self.folder = folder
+        self._key = hashlib.sha256()
+        stat = reader.path.stat()
+        for part in (str(reader.path.resolve()), stat.st_size, stat.st_mtime_ns, md.version("llama-cpp-python"),
+                     reader.threads, reader.gpu_layers, platform.machine(), _cpu_model()):
+            self._key.update(f"{part}\0".encode())
+
+    def _paths(self, tokens: list[int]) -> tuple[Path, Path]:
+        key = self._key.copy()
+        key.update(",".join(map(str, tokens)).encode())
+        stem = key.hexdigest()[:24]
+        return self.folder / f"{stem}.kv", self.folder / f"{stem}.json"
+
+    def restore(self, llama: Any, llama_cpp: Any, tokens: list[int]) -> float | None:
+        """Load the prefix into ``llama``'s KV cache: the saved prompt speed,
+        or None when there is nothing (valid) to load."""
+        import ctypes
+        import json
+
+        kv, meta = self._paths(tokens)
+        try:
+            rate = float(json.loads(meta.read_text(encoding="utf-8"))["rate"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if not kv.is_file():
+            return None
+        out = (llama_cpp.llama_token * (len(tokens) + 1))()
+        count = ctypes.c_size_t(0)
+        llama.reset()
+        llama._ctx.kv_cache_clear()
+        loaded = llama_cpp.llama_state_seq_load_file(llama._ctx.ctx, str(kv).encode(), 0, out, len(tokens) + 1,
+                                                     ctypes.byref(count))
+        if not loaded or list(out[: count.value]) != tokens:
+            llama._ctx.kv_cache_clear()
+            return None
+        llama.input_ids[: len(tokens)] = tokens
+        llama.n_tokens = len(tokens)
+        return rate
+
+    def save(self, llama: Any, llama_cpp: Any, tokens: list[int], rate: float) -> None:
+        """Keep the prefix just read (it is ``llama``'s cache now) and the speed."""
+        from .gguf import _private_dir
+
+        kv, _ = self._paths(tokens)
+        _private_dir(self.folder)
+        part = kv.with_suffix(f".kv.{os.getpid()}")
+        array = (llama_cpp.llama_token * len(tokens))(*tokens)
+        if llama_cpp.llama_state_seq_save_file(llama._ctx.ctx, str(part).encode(), 0, array, len(tokens)):
+            os.chmod(part, 0o600)
+            os.replace(part, kv)
+            self.save_rate(tokens, rate)
+        else:
+            part.unlink(missing_ok=True)
+
+    def save_rate(self, tokens: list[int], rate: float) -> None:
+        import json
+
+        _, meta = self._paths(tokens)
+        if rate <= 0 or not meta.parent.is_dir():
+            return
+        part = meta.with_suffix(f".json.{os.getpid()}")
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"rate": round(rate, 2)}, f)
+        os.replace(part, meta)
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+    except OSError:
+        import platform
+
+        return platform.processor()
+
+
 class LlamaReader:
     """A :class:`~rawrag_tui.models.protocols.Reader` on llama.cpp."""
 
@@ -142,6 +239,7 @@ class LlamaReader:
         gpu_layers: str | int = "auto",
         threads: int = 0,
         batch: int = 256,
+        prompt_cache: Path | None = None,
     ):
         llama_cpp = _import_llama_cpp()
         from llama_cpp import _internals
@@ -191,6 +289,9 @@ class LlamaReader:
         self.last_prefill: dict[str, float] = {}
         #: Prompt tokens per second, as this process has measured them (0: not yet).
         self.prompt_rate = 0.0
+        self._prompt_cache = PromptCache(prompt_cache, self) if prompt_cache is not None else None
+        #: The prefix tokens last warmed, whose saved speed later reads update.
+        self._prefix: list[int] = []
 
     def system_info(self) -> str:
         """llama.cpp's own account of the build: backends and CPU features compiled in."""
@@ -284,16 +385,19 @@ class LlamaReader:
                 on_progress(min(start + llama.n_batch, total), total)
         seconds = time.perf_counter() - started
         self.last_prefill = {"prompt_tokens": total, "cached_tokens": cached, "seconds": seconds}
-        self._measured(total - cached, seconds)
+        if self._measured(total - cached, seconds) and self._prompt_cache and self._prefix \
+                and tokens[: len(self._prefix)] == self._prefix and cached >= len(self._prefix) - 2:
+            self._prompt_cache.save_rate(self._prefix, self.prompt_rate)  # the next process starts from it
 
-    def _measured(self, read: int, seconds: float) -> None:
+    def _measured(self, read: int, seconds: float) -> bool:
         """Fold one prompt read into :attr:`prompt_rate`; long reads count more
         (a read of a few tokens is mostly fixed cost, not throughput)."""
         if read < _RATE_MIN_TOKENS or seconds <= 0:
-            return
+            return False
         rate = read / seconds
         weight = 1.0 if not self.prompt_rate else min(1.0, read / _RATE_FULL_WEIGHT)
         self.prompt_rate += weight * (rate - self.prompt_rate)
+        return True
 
     def warm(self, prefix: str, room: int) -> Warmed:
         """Read the start every prompt shares now, in a context of ``room`` tokens.
@@ -311,9 +415,18 @@ class LlamaReader:
         tokens = self._vocab.tokenize(head.encode("utf-8"), add_bos=add_bos, special=True)
         self._ensure_context(min(max(room, len(tokens) + 16), self.max_context))
         have = self._llama.input_ids[: self._llama.n_tokens].tolist()
+        self._prefix = tokens
         if have[: len(tokens)] == tokens:
             return Warmed(self.prompt_rate, len(tokens), 0.0)
+        cache = self._prompt_cache
+        started = time.perf_counter()
+        rate = cache.restore(self._llama, self._llama_cpp, tokens) if cache else None
+        if rate is not None:
+            self.prompt_rate = self.prompt_rate or rate
+            return Warmed(self.prompt_rate, len(tokens), time.perf_counter() - started)
         self._prefill(tokens, None)
+        if cache:
+            cache.save(self._llama, self._llama_cpp, tokens, self.prompt_rate)
         return Warmed(self.prompt_rate, len(tokens), self.last_prefill["seconds"])
 
     def answer(self, prompt: str, max_tokens: int = 256,

@@ -47,6 +47,9 @@ from .protocols import Warmed
 
 ProgressCallback = Callable[[int, int], None]
 
+#: Under the models folder: the reader's saved prompt prefix (llama_reader.PromptCache).
+PROMPT_CACHE_DIR = "prompt-cache"
+
 _EOF = object()
 #: Seconds a closing child gets to exit by itself before it is killed.
 _GRACE = 3.0
@@ -80,6 +83,9 @@ class ReaderLaunch:
     #: Seconds without a sign of life (a progress report or a token) before
     #: the child is taken for hung and killed.
     timeout: float = 120.0
+    #: A private folder where the reader keeps the fixed prompt prefix, read
+    #: once, and its measured prompt speed ("" = keep nothing).
+    prompt_cache: str = ""
 
     @property
     def name(self) -> str:
@@ -124,6 +130,7 @@ def gguf_launch(path: str | Path, settings: Settings, *, spec: PackagedGguf | No
         threads=settings.models.threads,
         batch=reader.batch,
         timeout=reader.timeout,
+        prompt_cache=str(settings.models_dir / PROMPT_CACHE_DIR),
     )
 
 

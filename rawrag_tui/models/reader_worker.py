@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any, TextIO
 
 
@@ -43,6 +44,7 @@ def _load(request: dict[str, Any]):
         gpu_layers=request["gpu_layers"],
         threads=int(request["threads"]),
         batch=int(request["batch"]),
+        prompt_cache=Path(request["prompt_cache"]) if request.get("prompt_cache") else None,
     )
 
 

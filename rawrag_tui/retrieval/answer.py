@@ -136,8 +136,9 @@ class Answer:
     #: answer no message states, replaced by the date the latest message on the
     #: subject states; retrieval/stated_dates.py). Empty when kept.
     reader_said: str = ""
-    #: Seconds: search, pack, load (the reader factory), read, first_token
-    #: (from the start of reading to the first streamed piece).
+    #: Seconds: search, pack, load (the reader factory), warm (the fixed
+    #: prefix read or loaded ahead), read and first_token (from the start of
+    #: reading, the prefix included, to the end / the first streamed piece).
     timings: dict[str, float] = field(default_factory=dict)
     #: The numbered evidence the reader saw (``evidence[n - 1]`` is ``[n]``).
     evidence: list[EvidenceMessage] = field(default_factory=list)
