@@ -188,11 +188,21 @@ def demo_home(home):
 @pytest.mark.reader
 @pytest.mark.slow
 @needs_bundled_reader
-def test_rawrag_ask_answers_a_long_prompt_with_the_packaged_reader(demo_home):
+def test_rawrag_ask_answers_a_long_prompt_with_the_packaged_reader(demo_home, monkeypatch):
+    # The default: evidence sized to this machine's measured prompt speed.
+    code, out, err = run_cli("ask", "Where does Jordan live now?", "--date", "2026-12-01", "--json", home=demo_home)
+    assert code == 0, err
+    sized = json.loads(out)
+    assert sized["prompt_rate"] > 0 and 256 <= sized["evidence_budget"] <= 1024
+    assert 0 < sized["evidence_tokens"] <= sized["evidence_budget"]
+    assert sized["answer"].strip() and sized["citations"] and sized["timings"]["first_token"] > 0
+    # Whole windows at the full budget whatever the wait: a long prompt, the kind a native build crashed on.
+    monkeypatch.setenv("RAWRAG_READER_FIRST_TOKEN_SECONDS", "0")
+    monkeypatch.setenv("RAWRAG_READER_SELECT", "windows")
     code, out, err = run_cli("ask", "Where does Jordan live now?", "--date", "2026-12-01", "--json", home=demo_home)
     assert code == 0, err
     data = json.loads(out)
-    assert data["prompt_tokens"] >= 512 and data["evidence_tokens"] > 0
+    assert data["prompt_tokens"] >= 512 and data["evidence_budget"] == 1024 and data["evidence_tokens"] > 0
     assert data["answer"].strip() and data["citations"]
     assert data["timings"]["first_token"] > 0
 
@@ -250,6 +260,9 @@ def test_doctor_runs_every_part_and_reports_the_reader_working(home):
     assert list(checks) == ["cpu", "onnxruntime", "embedder", "reranker", "llama.cpp build", "reader", "home"]
     reader = checks["reader"]["details"]
     assert reader["prompt_tokens"] >= 512 and reader["answer"] and reader["prompt_tokens_per_second"] > 0
+    # The budget this machine gets, between the floor and the profile's ceiling, and said in words.
+    assert 256 <= reader["evidence_budget"] <= 1024
+    assert f"evidence budget at this speed: {reader['evidence_budget']:,} tokens" in checks["reader"]["summary"]
     assert checks["llama.cpp build"]["details"]["system_info"]
     assert checks["onnxruntime"]["details"]["device"] in ("cpu", "cuda")
     assert checks["home"]["details"]["mode"] == "700"
