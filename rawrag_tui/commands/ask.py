@@ -51,8 +51,7 @@ def print_citations(answer, out: TextIO) -> None:
         print(f"  [{c.n}] {c.external_id} · {format_timestamp(c.timestamp)} · {c.speaker}: {_short(c.text)}", file=out)
     notes = []
     if answer.reader_said:
-        notes.append(f"the reader said {answer.reader_said!r}, a date no message states; the answer is "
-                     "the date the latest message on this subject states")
+        notes.append(f"corrected: {answer.correction}")
     if answer.unsupported:
         notes.append("no message in the evidence says this: it may be the reader's guess (--show-evidence)")
     if answer.dropped_citations:

@@ -77,8 +77,7 @@ def _answer(ask, question: str, quiet: bool) -> dict | None:
         if answer.unsupported:
             cited = "no message in the evidence says this: it may be the reader's guess"
         if answer.reader_said:
-            # The reader's words were streamed above; its date is in no message.
-            print(f"\n   corrected: {answer.answer} (no message says {answer.reader_said!r}; "
-                  f"[{answer.citations[0].n}], the latest message on this subject, says this)", end="")
+            # The reader's words were streamed above; a second pass replaced them.
+            print(f"\n   corrected: {answer.answer} ({answer.correction})", end="")
         print(f"\n   sources: {cited or 'none cited'}   ({answer.timings.get('read', 0):.1f} s)")
     return answer.to_json()

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 
 from ..models.protocols import Reader, Warmed
+from .later_values import later_value
 from .packing import PackedEvidence, pack_evidence
 from .prompts import NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
@@ -132,10 +133,13 @@ class Answer:
     #: A plain answer (not an abstention) that no evidence message supports:
     #: the faces say it may be a guess.
     unsupported: bool = False
-    #: The reader's own answer when the stated-dates pass replaced it (a "when"
-    #: answer no message states, replaced by the date the latest message on the
-    #: subject states; retrieval/stated_dates.py). Empty when kept.
+    #: The reader's own answer when a second pass replaced it: a "when"
+    #: answer no message states, replaced by the date the latest message on
+    #: the subject states (retrieval/stated_dates.py), or a value a later
+    #: message on the subject changed (retrieval/later_values.py). Empty when kept.
     reader_said: str = ""
+    #: Why it was replaced, in words the faces show after the reader's answer.
+    correction: str = ""
     #: Seconds: search, pack, load (the reader factory), warm (the fixed
     #: prefix read or loaded ahead), read and first_token (from the start of
     #: reading, the prefix included, to the end / the first streamed piece).
@@ -163,6 +167,7 @@ class Answer:
             "superseded": self.superseded,
             "unsupported": self.unsupported,
             "reader_said": self.reader_said,
+            "correction": self.correction,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -336,8 +341,16 @@ def answer_question(
     timings["first_token"] = clock.get("first_token", timings["read"])
 
     answer = _tidy(text)
-    reader_said = ""
-    stated = None if is_abstention(answer) else second_pass(question, _CITATION.sub("", answer), packed.messages)
+    reader_said = correction = ""
+    plain = _CITATION.sub("", answer)
+    stated = None if is_abstention(answer) else second_pass(question, plain, packed.messages)
+    if stated is not None:
+        correction = f"no message says {answer!r}; [{stated.message}], the latest message on this subject, says this"
+    else:
+        stated = None if is_abstention(answer) else later_value(question, plain, packed.messages)
+        if stated is not None:
+            correction = (f"{answer!r} is what an earlier message said; [{stated.message}], "
+                          "a later message on this subject, says this")
     if stated is not None:
         reader_said, answer = answer, stated.text
         filt.cited = [stated.message]
@@ -361,6 +374,7 @@ def answer_question(
         superseded=len(packed.superseded),
         unsupported=unsupported,
         reader_said=reader_said,
+        correction=correction,
         timings=timings,
         evidence=packed.messages,
         evidence_text=packed.text,

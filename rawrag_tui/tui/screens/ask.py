@@ -142,7 +142,7 @@ class AskScreen(RawragScreen):
         citations.set_options(options)
         notes = ""
         if answer.reader_said:
-            notes += f" · the reader said “{answer.reader_said}”, a date no message states"
+            notes += f" · corrected: {answer.correction}"
         if answer.unsupported:
             notes += " · no message says this: it may be a guess"
         if answer.superseded:

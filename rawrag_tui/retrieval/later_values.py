@@ -1,0 +1,101 @@
+"""Values a later message changed, for answers a small reader takes from the first mention.
+
+Asked what finish time Sam is aiming for, the bundled 0.5B reader answers
+"5:41" (the pace of the first training plan) though two later messages on the
+same subject say 1:50: it takes the first value of the kind it wants and
+stops. The instructions say the later message is right; it does not follow
+them, and evidence selection can only drop an earlier message when the later
+one says it changes something ("moved", "instead": retrieval/selection.py).
+So, as the stated-date pass does for dates, an answer that is a value of a
+recognisable kind gets a second look that needs no model:
+
+- the kinds: a clock time or pace (``1:50``), a phone number, an e-mail
+  address, an amount of money; the answer's first such value is the one
+  checked;
+- the value is **stale** when a message later than every message stating it,
+  on the question's subject (sharing a subject word with the question, or
+  replying to a message that does), states a different value of the same
+  kind;
+- then the latest such message's value (the one nearest a subject word in
+  it) is the answer, cited, and the reader's own words are kept beside it.
+
+A value no message states is left alone (a guess is flagged elsewhere, not
+corrected here), and so is one that the latest message on the subject
+states.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .highlight import _WORD, _stem, query_terms, word_stems
+from .stated_dates import StatedDate
+from .types import EvidenceMessage
+
+KINDS: dict[str, re.Pattern[str]] = {
+    "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "money": re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b",
+                        re.IGNORECASE),
+    "phone": re.compile(r"(?<![\w:.])\+?\d(?:[ -]?\d){7,}(?![\w:])"),
+    "time": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),
+}
+#: Question words that name no subject.
+_NOT_SUBJECT = word_stems("what which how much many number time")
+
+
+def _norm(value: str) -> str:
+    return re.sub(r"[\s-]", "", value).lower()
+
+
+def answer_value(answer: str) -> tuple[str, str] | None:
+    """(kind, value) of the first recognisable value in ``answer``."""
+    found = [(m.start(), kind, m.group()) for kind, rx in KINDS.items() for m in rx.finditer(answer)]
+    if not found:
+        return None
+    _, kind, value = min(found)
+    return kind, value
+
+
+def _text(m: EvidenceMessage) -> str:
+    return f"{m.text} {' '.join(m.captions)}"
+
+
+def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | None:
+    """The value of ``kind`` in ``text`` closest to a word of the subject."""
+    words = [w.start() for w in _WORD.finditer(text) if _stem(w.group().lower()) in subject]
+    values = list(KINDS[kind].finditer(text))
+    if not values:
+        return None
+    if not words:
+        return values[-1].group()
+    return min(values, key=lambda v: min(abs(v.start() - w) for w in words)).group()
+
+
+def later_value(question: str, answer: str, messages: Sequence[EvidenceMessage]) -> StatedDate | None:
+    """The value to answer with instead of ``answer``, or None to keep the reader's."""
+    found = answer_value(answer)
+    if found is None:
+        return None
+    kind, value = found
+    sources = [m for m in messages if _norm(value) in _norm(_text(m))]
+    if not sources or any(not m.timestamp for m in sources):
+        return None
+    stated_until = max(m.timestamp or "" for m in sources)
+    speakers = set().union(*(word_stems(m.speaker) for m in messages))
+    subject = query_terms(question) - speakers - _NOT_SUBJECT
+    if not subject:
+        return None
+    worded = {(m.conversation_id, m.seq) for m in messages if subject & word_stems(_text(m))}
+    best: tuple[str, int, str] | None = None
+    for n, m in enumerate(messages, 1):
+        # A reply to a message on the subject is on it too: "OK, new goal: 1:50." names no subject word.
+        on_subject = (m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
+        if (m.timestamp or "") <= stated_until or not on_subject:
+            continue
+        other = _nearest_subject_value(_text(m), kind, subject)
+        if other is not None and (best is None or (m.timestamp or "") >= best[0]):
+            best = (m.timestamp or "", n, other)
+    if best is None or _norm(best[2]) == _norm(value):
+        return None
+    return StatedDate(best[1], best[2])

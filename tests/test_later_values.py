@@ -1,0 +1,81 @@
+"""The later-value pass: a value answer an earlier message gave, changed by a
+later message on the same subject, gives way to the later value
+(retrieval/later_values.py)."""
+
+from __future__ import annotations
+
+from rawrag_tui.retrieval.answer import answer_question
+from rawrag_tui.retrieval.later_values import answer_value, later_value
+from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+
+
+def msg(mid, text, ts, speaker="Sam"):
+    return EvidenceMessage(mid, f"m{mid}", 1, "Half-marathon plan", mid, ts, speaker, "user", text)
+
+
+# The demo's running chat: a first plan (2 hours, 5:41 per km), then a faster goal.
+RUN = [
+    msg(28, "I signed up for the Lisbon half marathon on 25 October. Can you help me plan training?",
+        "2026-03-22T09:00:00Z"),
+    msg(29, "A realistic first goal is finishing in around 2 hours, which is a pace of about 5:41 per km.",
+        "2026-03-22T09:00:30Z", "Assistant"),
+    msg(31, "Training update: I ran 16 km last Sunday at 5:20 per km and felt good.", "2026-07-30T20:15:00Z"),
+    msg(32, "That long run suggests you can aim faster. A 1:50 finish needs a pace of about 5:13 per km.",
+        "2026-07-30T20:15:30Z", "Assistant"),
+    msg(33, "OK, new goal: 1:50. Tempo runs on Wednesdays.", "2026-07-30T20:18:00Z"),
+]
+QUESTION = "What finish time is Sam aiming for in the half marathon?"
+
+
+def test_values_of_each_kind_are_recognised():
+    assert answer_value("5:41 per km") == ("time", "5:41")
+    assert answer_value("call 07700 900461") == ("phone", "07700 900461")
+    assert answer_value("Priya.nair@proton.me") == ("email", "Priya.nair@proton.me")
+    assert answer_value("about £1,200 a month") == ("money", "£1,200")
+    assert answer_value("Lisbon") is None and answer_value("3 May 2026") is None  # words and dates: not this pass
+
+
+def test_an_earlier_value_gives_way_to_the_later_one_nearest_the_subject():
+    stated = later_value(QUESTION, "5:41", RUN[:4])
+    assert stated is not None and (stated.message, stated.text) == (4, "1:50")  # not 5:13, the pace beside it
+    # The pace of the later message, replied to with the goal itself (a reply is on its message's subject).
+    stated = later_value(QUESTION, "5:13", RUN)
+    assert stated is not None and (stated.message, stated.text) == (5, "1:50")
+    assert later_value(QUESTION, "1:50", RUN) is None  # the latest value: kept
+    assert later_value(QUESTION, "4:30", RUN) is None  # stated nowhere: a guess, not this pass's to correct
+    assert later_value(QUESTION, "Lisbon", RUN) is None
+    assert later_value(QUESTION, "5:41", RUN[:2]) is None  # nothing later changed it
+
+
+def test_a_later_value_off_the_subject_changes_nothing():
+    numbers = [msg(1, "My number is 07700 900111.", "2026-01-01T10:00:00Z"),
+               msg(2, "The plumber's number is 07700 900222.", "2026-02-01T10:00:00Z"),
+               msg(3, "New phone! My number is now 07700 900333.", "2026-03-01T10:00:00Z")]
+    question = "What is Sam's phone number?"  # subject: "phone"
+    assert later_value(question, "07700 900111", numbers).text == "07700 900333"
+    assert later_value(question, "07700 900111", numbers[:2]) is None  # the plumber's is another subject
+
+
+class OneAnswer:
+    context_tokens = 4096
+
+    def __init__(self, text):
+        self.text = text
+
+    def count_tokens(self, text):
+        return len(text.split())
+
+    def answer(self, prompt, max_tokens=256, on_progress=None):
+        yield self.text
+
+
+def test_the_answer_says_what_was_replaced_and_cites_the_later_message():
+    result = SearchResult(QUESTION, "hybrid", [Hit(1, 1, "Half-marathon plan", 1, "", messages=RUN)], {"total": 0.0})
+    answer = answer_question(QUESTION, result, lambda: OneAnswer("5:41"), prompt_style="plain")
+    assert answer.answer == "1:50" and answer.reader_said == "5:41"
+    assert [(c.how, c.external_id) for c in answer.citations] == [("stated", "m33")]
+    assert answer.correction == ("'5:41' is what an earlier message said; [5], "
+                                 "a later message on this subject, says this")
+    assert answer.to_json()["correction"] == answer.correction
+    kept = answer_question(QUESTION, result, lambda: OneAnswer("1:50"), prompt_style="plain")
+    assert kept.answer == "1:50" and kept.reader_said == "" and kept.correction == ""
