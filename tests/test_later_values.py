@@ -7,6 +7,7 @@ from __future__ import annotations
 from rawrag_tui.retrieval.answer import answer_question
 from rawrag_tui.retrieval.later_values import answer_value, later_value
 from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+from tests.test_stated_dates import OneAnswer
 
 
 def msg(mid, text, ts, speaker="Sam"):
@@ -54,19 +55,9 @@ def test_a_later_value_off_the_subject_changes_nothing():
     question = "What is Sam's phone number?"  # subject: "phone"
     assert later_value(question, "07700 900111", numbers).text == "07700 900333"
     assert later_value(question, "07700 900111", numbers[:2]) is None  # the plumber's is another subject
-
-
-class OneAnswer:
-    context_tokens = 4096
-
-    def __init__(self, text):
-        self.text = text
-
-    def count_tokens(self, text):
-        return len(text.split())
-
-    def answer(self, prompt, max_tokens=256, on_progress=None):
-        yield self.text
+    other_chat = EvidenceMessage(9, "m9", 2, "Jess & Naomi", 9, "2026-04-01T10:00:00Z", "Jess", "user",
+                                 "My new phone number is 07700 900999.")
+    assert later_value(question, "07700 900111", [*numbers[:2], other_chat]) is None  # another chat: another person
 
 
 def test_the_answer_says_what_was_replaced_and_cites_the_later_message():

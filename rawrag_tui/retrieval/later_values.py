@@ -13,9 +13,10 @@ recognisable kind gets a second look that needs no model:
   address, an amount of money; the answer's first such value is the one
   checked;
 - the value is **stale** when a message later than every message stating it,
-  on the question's subject (sharing a subject word with the question, or
-  replying to a message that does), states a different value of the same
-  kind;
+  in a conversation where it is stated, on the question's subject (sharing
+  a subject word with the question, or replying to a message that does),
+  states a different value of the same kind (another chat's e-mail address
+  is someone else's, not a newer one);
 - then the latest such message's value (the one nearest a subject word in
   it) is the answer, cited, and the reader's own words are kept beside it.
 
@@ -82,6 +83,8 @@ def later_value(question: str, answer: str, messages: Sequence[EvidenceMessage])
     if not sources or any(not m.timestamp for m in sources):
         return None
     stated_until = max(m.timestamp or "" for m in sources)
+    # Someone else's e-mail in another chat is not a newer value of this one.
+    conversations = {m.conversation_id for m in sources}
     speakers = set().union(*(word_stems(m.speaker) for m in messages))
     subject = query_terms(question) - speakers - _NOT_SUBJECT
     if not subject:
@@ -91,7 +94,7 @@ def later_value(question: str, answer: str, messages: Sequence[EvidenceMessage])
     for n, m in enumerate(messages, 1):
         # A reply to a message on the subject is on it too: "OK, new goal: 1:50." names no subject word.
         on_subject = (m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
-        if (m.timestamp or "") <= stated_until or not on_subject:
+        if (m.timestamp or "") <= stated_until or not on_subject or m.conversation_id not in conversations:
             continue
         other = _nearest_subject_value(_text(m), kind, subject)
         if other is not None and (best is None or (m.timestamp or "") >= best[0]):
