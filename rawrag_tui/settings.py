@@ -130,8 +130,9 @@ class ReaderSettings:
     #: min_evidence_tokens, never above evidence_tokens). 0 = always the
     #: full evidence_tokens, however long it takes.
     first_token_seconds: float = 10.0
-    #: Below this much evidence the bundled reader's answers fall off
-    #: (README, the budget sweep), so a slow machine waits longer instead.
+    #: The least evidence a question gets, however slow the machine: it waits
+    #: longer rather than answer from a few lines (smaller budgets were not
+    #: measured; the README's sweep starts at 512, the sized runs at 256).
     min_evidence_tokens: int = 256
     #: "messages": the messages that match the question, their neighbours and
     #: the latest state of a changed fact (retrieval/selection.py);
