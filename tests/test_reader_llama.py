@@ -219,6 +219,15 @@ def test_warm_reads_the_fixed_prefix_once_and_measures_the_prompt_speed(settings
     finally:
         damaged.close()
 
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    unwritable = ReaderProcess(dataclasses.replace(launch, prompt_cache=str(blocked / "prompt-cache")))
+    try:  # a cache that cannot be written costs a read, never the answer
+        assert unwritable.warm(prefix, 1024).seconds > 0
+        assert "".join(unwritable.answer(prompt, 8)) == answered
+    finally:
+        unwritable.close()
+
 
 @pytest.mark.reader
 @needs_reader

@@ -195,15 +195,18 @@ class PromptCache:
         from .gguf import _private_dir
 
         kv, _ = self._paths(tokens)
-        _private_dir(self.folder)
         part = kv.with_suffix(f".kv.{os.getpid()}")
-        array = (llama_cpp.llama_token * len(tokens))(*tokens)
-        if llama_cpp.llama_state_seq_save_file(llama._ctx.ctx, str(part).encode(), 0, array, len(tokens)):
-            os.chmod(part, 0o600)
-            os.replace(part, kv)
-            self.save_rate(tokens, rate)
-        else:
-            part.unlink(missing_ok=True)
+        try:  # a cache that cannot be written costs the next process a read, never an answer
+            _private_dir(self.folder)
+            array = (llama_cpp.llama_token * len(tokens))(*tokens)
+            if llama_cpp.llama_state_seq_save_file(llama._ctx.ctx, str(part).encode(), 0, array, len(tokens)):
+                os.chmod(part, 0o600)
+                os.replace(part, kv)
+                self.save_rate(tokens, rate)
+            else:
+                part.unlink(missing_ok=True)
+        except OSError:
+            return
 
     def save_rate(self, tokens: list[int], rate: float) -> None:
         import json
@@ -212,10 +215,13 @@ class PromptCache:
         if rate <= 0 or not meta.parent.is_dir():
             return
         part = meta.with_suffix(f".json.{os.getpid()}")
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"rate": round(rate, 2)}, f)
-        os.replace(part, meta)
+        try:
+            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"rate": round(rate, 2)}, f)
+            os.replace(part, meta)
+        except OSError:
+            return
 
 
 def _cpu_model() -> str:
