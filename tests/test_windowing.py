@@ -11,6 +11,8 @@ from .conftest import LOCOMO
 
 
 def locomo_lines():
+    if not LOCOMO.exists():
+        pytest.skip("the LoCoMo dev conversation is not in shared/data")
     conv = json.loads(LOCOMO.read_text())[0]["conversation"]
     keys = sorted((int(k.split("_")[1]), k) for k in conv if k.startswith("session_") and not k.endswith("date_time"))
     return [message_line(None, t["speaker"], t["text"], [t["blip_caption"]] if t.get("blip_caption") else [])
