@@ -189,15 +189,15 @@ def evidence_budget_at(settings: Settings, rate: float, question: str, count_tok
     reader is warm (its fixed prefix cached), as ``rawrag ask`` sizes it."""
     from .models.protocols import Warmed
     from .models.registry import evidence_ceiling
-    from .retrieval.answer import TEMPLATE_TAIL, timed_budget
-    from .retrieval.prompts import build_prompt, fixed_prefix
+    from .retrieval.answer import after_prefix, timed_budget
+    from .retrieval.prompts import build_prompt
 
     ceiling = evidence_ceiling(settings)
     if settings.reader.first_token_seconds <= 0:
         return ceiling
-    rest = count_tokens(build_prompt(question, "", "2026-12-01", "plain")) - count_tokens(fixed_prefix("plain"))
+    rest = after_prefix(count_tokens(build_prompt(question, "", "2026-12-01", "plain")), count_tokens, "plain")
     return timed_budget(ceiling, Warmed(rate, 0, 0.0), settings.reader.first_token_seconds,
-                        settings.reader.min_evidence_tokens, rest + TEMPLATE_TAIL)
+                        settings.reader.min_evidence_tokens, rest)
 
 
 def check_reader(settings: Settings, flags: set[str]) -> list[Check]:

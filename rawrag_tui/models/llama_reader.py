@@ -296,7 +296,7 @@ class LlamaReader:
         #: Prompt tokens per second, as this process has measured them (0: not yet).
         self.prompt_rate = 0.0
         self._prompt_cache = PromptCache(prompt_cache, self) if prompt_cache is not None else None
-        #: The prefix tokens last warmed, whose saved speed later reads update.
+        #: The prefix tokens last warmed: the key its saved speed is kept under.
         self._prefix: list[int] = []
 
     def system_info(self) -> str:
@@ -391,8 +391,7 @@ class LlamaReader:
                 on_progress(min(start + llama.n_batch, total), total)
         seconds = time.perf_counter() - started
         self.last_prefill = {"prompt_tokens": total, "cached_tokens": cached, "seconds": seconds}
-        if self._measured(total - cached, seconds) and self._prompt_cache and self._prefix \
-                and tokens[: len(self._prefix)] == self._prefix and cached >= len(self._prefix) - 2:
+        if self._measured(total - cached, seconds) and self._prompt_cache and self._prefix:
             self._prompt_cache.save_rate(self._prefix, self.prompt_rate)  # the next process starts from it
 
     def _measured(self, read: int, seconds: float) -> bool:

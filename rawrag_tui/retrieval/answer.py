@@ -40,7 +40,14 @@ DEFAULT_ANSWER_TOKENS = 256
 _WAIT_SHARE = 0.9
 #: Tokens the chat template adds after the user's text (its end-of-turn and
 #: the assistant's cue), never cached ahead.
-TEMPLATE_TAIL = 8
+_TEMPLATE_TAIL = 8
+
+
+def after_prefix(frame_tokens: int, count_tokens: Callable[[str], int], style: str) -> int:
+    """Prompt tokens besides the evidence still to read once the fixed prefix
+    is cached: of ``frame_tokens`` (the prompt with no evidence), the date,
+    the question and the template's tail."""
+    return frame_tokens - count_tokens(fixed_prefix(style)) + _TEMPLATE_TAIL
 
 
 def timed_budget(budget: int, warmed: Warmed, seconds: float, floor: int, rest_tokens: int) -> int:
@@ -311,10 +318,9 @@ def answer_question(
         budget = min(budget, evidence_tokens)
     rate = 0.0
     if first_token_seconds > 0:
-        prefix = fixed_prefix(prompt_style)
-        warmed = model.warm(prefix, frame_tokens + budget + answer_tokens + TEMPLATE_TAIL)
+        warmed = model.warm(fixed_prefix(prompt_style), frame_tokens + budget + answer_tokens + _TEMPLATE_TAIL)
         timings["warm"] = warmed.seconds
-        rest = frame_tokens - model.count_tokens(prefix) + TEMPLATE_TAIL
+        rest = after_prefix(frame_tokens, model.count_tokens, prompt_style)
         budget = timed_budget(budget, warmed, first_token_seconds, min_evidence_tokens, rest)
         rate = warmed.rate
     started = time.perf_counter()

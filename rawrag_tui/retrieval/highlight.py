@@ -53,13 +53,16 @@ def word_stems(text: str) -> set[str]:
     return {_stem(w.lower()) for w in _WORD.findall(text)}
 
 
+def term_spans(terms: set[str], text: str) -> list[tuple[int, int]]:
+    """Character spans of the words of ``text`` whose stem is one of ``terms``."""
+    return [(m.start(), m.end()) for m in _WORD.finditer(text) if _stem(m.group().lower()) in terms]
+
+
 def match_spans(query: str, text: str) -> list[tuple[int, int]]:
     """Character spans of ``text`` whose word shares a stem with a query term, and, for a
     Chinese/Japanese/Korean query, where its bigrams occur (such text has no spaces between
     words: the full-text index matches it by bigrams, see storage/cjk.py)."""
-    terms = query_terms(query)
-    spans = [(m.start(), m.end()) for m in _WORD.finditer(text) if _stem(m.group().lower()) in terms]
-    spans += _cjk_spans(query, text)
+    spans = term_spans(query_terms(query), text) + _cjk_spans(query, text)
     if not spans:
         return []
     merged = [min(spans)]

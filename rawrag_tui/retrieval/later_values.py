@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .highlight import _WORD, _stem, query_terms, word_stems
+from .highlight import query_terms, term_spans, word_stems
 from .stated_dates import StatedDate
 from .types import EvidenceMessage
 
@@ -64,7 +64,7 @@ def _text(m: EvidenceMessage) -> str:
 
 def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | None:
     """The value of ``kind`` in ``text`` closest to a word of the subject."""
-    words = [w.start() for w in _WORD.finditer(text) if _stem(w.group().lower()) in subject]
+    words = [start for start, _ in term_spans(subject, text)]
     values = list(KINDS[kind].finditer(text))
     if not values:
         return None
