@@ -135,7 +135,7 @@ class PromptCache:
     """The fixed prompt prefix, read once per machine, and the prompt speed.
 
     Every ``rawrag ask`` from a shell starts a fresh reader process, which
-    would read the same ~120 tokens of instructions again (2.4 s at 44
+    would read the same 107 tokens of instructions again (2.4 s at 44
     tokens/s on a 2-core VM) and would not know how fast this machine reads
     until it had. So the prefix's KV cache (llama.cpp's own sequence-state
     file) and the last measured prompt speed are kept in a private folder,
