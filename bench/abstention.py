@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from reader_locomo import DEFAULT_DATA, last_session_date  # noqa: E402
 
+from rawrag_tui.answer.prompts import PROMPT_VERSION, is_abstention  # noqa: E402
 from rawrag_tui.memory import Memory  # noqa: E402
-from rawrag_tui.retrieval.prompts import PROMPT_VERSION, is_abstention  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

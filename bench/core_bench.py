@@ -119,8 +119,8 @@ def embedding_rows(mem, sample: int) -> list[dict]:
 
 
 def run(quick: bool = False) -> list[dict]:
+    from rawrag_tui.index.windowing import encoding
     from rawrag_tui.memory import Memory
-    from rawrag_tui.retrieval.windowing import encoding
 
     encoding()  # load the tokenizer outside the timed part
     small_msgs = 10_000 if quick else 100_000

@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rawrag_tui.answer.prompts import PROMPT_VERSION  # noqa: E402
+from rawrag_tui.answer.reading import answer_question  # noqa: E402
 from rawrag_tui.eval.metrics import locomo_score  # noqa: E402
-from rawrag_tui.retrieval.answer import answer_question  # noqa: E402
-from rawrag_tui.retrieval.prompts import PROMPT_VERSION  # noqa: E402
 
 DEFAULT_DATA = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json"]
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}

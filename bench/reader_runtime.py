@@ -28,10 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rawrag_tui.answer.prompts import build_prompt  # noqa: E402
 from rawrag_tui.doctor import cpu_flags, demo_evidence  # noqa: E402
 from rawrag_tui.models.gguf import BUNDLED_READER  # noqa: E402
 from rawrag_tui.models.reader_process import ReaderProcess, compiled_features, packaged_launch  # noqa: E402
-from rawrag_tui.retrieval.prompts import build_prompt  # noqa: E402
 from rawrag_tui.settings import load_settings  # noqa: E402
 
 

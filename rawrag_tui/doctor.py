@@ -8,7 +8,7 @@ batched matrix kernels that crash a wrong build; a one-token prompt passes on
 a broken build.
 
 Each check is a :class:`Check`; the report is JSON-ready (the README documents
-its shape). Nothing here is a face: ``Memory.doctor`` calls :func:`diagnose`.
+its shape). Nothing here is a face: ``toolkit.doctor`` calls :func:`diagnose`.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def demo_evidence(lines: int) -> str:
 
 def reader_prompt(count_tokens: Callable[[str], int]) -> tuple[str, str]:
     """A real question over the demo history, grown to 512+ reader tokens."""
-    from .retrieval.prompts import build_prompt
+    from .answer.prompts import build_prompt
 
     question = "Where does Jordan live now?"
     lines = 0
@@ -187,10 +187,10 @@ def reader_prompt(count_tokens: Callable[[str], int]) -> tuple[str, str]:
 def evidence_budget_at(settings: Settings, rate: float, question: str, count_tokens: Callable[[str], int]) -> int:
     """The evidence ``question`` gets at ``rate`` prompt tokens/s once the
     reader is warm (its fixed prefix cached), as ``rawrag ask`` sizes it."""
+    from .answer.budget import after_prefix, timed_budget
+    from .answer.prompts import build_prompt
     from .models.protocols import Warmed
     from .models.registry import evidence_ceiling
-    from .retrieval.answer import after_prefix, timed_budget
-    from .retrieval.prompts import build_prompt
 
     ceiling = evidence_ceiling(settings)
     if settings.reader.first_token_seconds <= 0:

@@ -35,6 +35,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 
+from . import toolkit
 from .errors import UserError
 from .memory import Memory
 
@@ -80,7 +81,7 @@ def _decode_cursor(cursor: str | None, tool: str, args: dict[str, Any]) -> int:
 
 
 def _tokens(obj: Any) -> int:
-    return Memory.count_tokens(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+    return toolkit.count_tokens(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
 
 
 def _shrink(item: dict[str, Any], budget: int) -> dict[str, Any]:
@@ -346,7 +347,7 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
 
         checked = _check_day(date, "date")
         day = Date.fromisoformat(checked) if checked else None
-        memory.require_reader()
+        toolkit.require_reader()
         answer = memory.ask(question, date=day)
         payload = answer.to_json()
         payload.pop("timings", None)
@@ -378,8 +379,8 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
             ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
                             open_world_hint=False))
         def import_(path: str, format: str = "auto") -> CallToolResult:
-            if format != "auto" and format not in Memory.FORMATS:
-                raise UserError(f"format: {format!r} is not one of auto, {', '.join(Memory.FORMATS)}")
+            if format != "auto" and format not in toolkit.FORMATS:
+                raise UserError(f"format: {format!r} is not one of auto, {', '.join(toolkit.FORMATS)}")
             target = Path(path).expanduser()
             if not target.exists():
                 raise UserError(f"{target}: no such file or folder")

@@ -10,6 +10,11 @@ import threading
 import time
 from collections.abc import Callable
 
+#: How long work reports how far it is: ``(stage, done, total or None)``.
+#: The one shape the facade, the index builder, store upgrades and the
+#: reader's prompt reading all report through.
+Progress = Callable[[str, int, "int | None"], None]
+
 #: Below this much elapsed time a stage reports no rate.
 MIN_RATE_SECONDS = 0.05
 

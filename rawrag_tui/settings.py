@@ -29,7 +29,7 @@ class WindowSettings:
     tokens: int = 256
     stride: int = 224  # 32 tokens of overlap
     encoding: str = "cl100k_base"
-    #: Bump when the line format in retrieval/serialise.py changes.
+    #: Bump when the line format in index/serialise.py changes.
     serialisation: int = 1
 
     def key(self) -> str:
@@ -115,7 +115,7 @@ class ReaderSettings:
     answer_tokens: int = 256
     #: "cited": ask for [n] citations and an honest "Not in your history."
     #: "plain": a short answer only, for readers too small to follow more
-    #: (see retrieval/prompts.py for what was measured); its sources are the
+    #: (see answer/prompts.py for what was measured); its sources are the
     #: evidence messages sharing the answer's words. "auto": plain for the
     #: bundled 0.5B reader (cited: LoCoMo F1 0.7, plain: 13.7), cited otherwise.
     prompt: str = "auto"
@@ -135,7 +135,7 @@ class ReaderSettings:
     #: measured; the README's sweep starts at 512, the sized runs at 256).
     min_evidence_tokens: int = 256
     #: "messages": the messages that match the question, their neighbours and
-    #: the latest state of a changed fact (retrieval/selection.py);
+    #: the latest state of a changed fact (answer/selection.py);
     #: "windows": the kept windows whole, in rank order.
     select: str = "messages"
     #: Prompt tokens llama.cpp reads per step; progress is reported per step.

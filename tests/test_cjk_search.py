@@ -188,7 +188,7 @@ def test_english_coverage_on_locomo_stays_within_a_point(tmp_path, embedder):
 
 
 def test_highlighting_marks_the_cjk_words_of_the_query():
-    from rawrag_tui.retrieval.highlight import match_spans
+    from rawrag_tui.search.highlight import match_spans
 
     text = "来週の土曜日に友達の結婚式に出席します。Wedding dress!"
     assert [text[a:b] for a, b in match_spans("結婚式", text)] == ["結婚式"]

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from rawrag_tui.answer.types import Answer
 from rawrag_tui.errors import ModelError, ReaderCrashed, UserError
 from rawrag_tui.eval import answers, locomo, runner
 from rawrag_tui.eval.compare import Setting
 from rawrag_tui.memory import Memory
-from rawrag_tui.retrieval.answer import Answer
 
 from .eval_fixtures import locomo_samples, write_locomo
 

@@ -15,8 +15,8 @@ from rawrag_tui.eval.coverage import (
     summarise,
     summarise_by_group,
 )
-from rawrag_tui.retrieval.types import EvidenceMessage
-from rawrag_tui.retrieval.windowing import encoding
+from rawrag_tui.index.windowing import encoding
+from rawrag_tui.search.types import EvidenceMessage
 
 
 def test_malformed_evidence_entries_hold_every_id():

@@ -20,7 +20,7 @@ FACES = ("commands", "tui", "eval", "mcp_server.py", "mcp")
 FORBIDDEN = ("storage", "models", "importers")
 #: What a face may import from rawrag_tui besides other faces: the facade, its errors and
 #: progress, the result types Memory returns, the one display module, and the shipped demo data.
-ALLOWED = ("memory", "errors", "progress", "display", "retrieval.types", "retrieval.answer", "demo")
+ALLOWED = ("memory", "toolkit", "errors", "progress", "display", "search.types", "answer.types", "demo")
 
 
 def face_modules() -> list[Path]:

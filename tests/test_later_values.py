@@ -1,12 +1,13 @@
 """The later-value pass: a value answer an earlier message gave, changed by a
 later message on the same subject, gives way to the later value
-(retrieval/later_values.py)."""
+(answer/checks/later_values.py)."""
 
 from __future__ import annotations
 
-from rawrag_tui.retrieval.answer import answer_question
-from rawrag_tui.retrieval.later_values import answer_value, later_value
-from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.answer.checks.later_values import answer_value
+from rawrag_tui.answer.checks.later_values import check as later_value
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 from tests.test_stated_dates import OneAnswer
 
 

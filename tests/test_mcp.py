@@ -24,6 +24,8 @@ from .conftest import LOCOMO, REPO
 mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
 
+from rawrag_tui import toolkit  # noqa: E402
+
 pytestmark = pytest.mark.skipif(not LOCOMO.exists(), reason="the LoCoMo dev conversation is not in shared/data")
 
 READ_TOOLS = {"search", "get_messages", "list_sources", "list_conversations", "ask", "status"}
@@ -105,7 +107,6 @@ def test_stdio_search_finds_a_locomo_turn_and_reads_around_it(store_home):
 
 
 def test_stdio_results_are_bounded_and_paged(store_home):
-    from rawrag_tui.memory import Memory
 
     async def session() -> tuple[list[dict], int, list[str]]:
         async with Client(stdio(store_home, "--max-tokens", "500")) as client:
@@ -123,7 +124,7 @@ def test_stdio_results_are_bounded_and_paged(store_home):
 
     messages, total, pages = asyncio.run(session())
     assert len(pages) > 3
-    assert all(Memory.count_tokens(p) <= 500 for p in pages)
+    assert all(toolkit.count_tokens(p) <= 500 for p in pages)
     assert len(messages) == total
     assert [m["seq"] for m in messages] == list(range(total))
 

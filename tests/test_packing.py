@@ -1,8 +1,8 @@
 """Evidence packing with a word-counting tokenizer double (the real GGUF
 tokenizer is exercised in tests/test_reader_llama.py)."""
 
-from rawrag_tui.retrieval.packing import CUT_MARK, GAP_LINE, pack_evidence, prompt_date
-from rawrag_tui.retrieval.types import EvidenceMessage, Hit
+from rawrag_tui.answer.packing import CUT_MARK, GAP_LINE, pack_evidence, prompt_date
+from rawrag_tui.search.types import EvidenceMessage, Hit
 
 
 def words(text: str) -> int:

@@ -4,7 +4,7 @@ import pytest
 
 from rawrag_tui.demo import demo_path
 from rawrag_tui.errors import UserError
-from rawrag_tui.retrieval.pipeline import rrf
+from rawrag_tui.search.pipeline import rrf
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,10 @@ real GGUF in tests/test_reader_llama.py."""
 
 import pytest
 
-from rawrag_tui.retrieval.answer import CitationFilter, answer_question
-from rawrag_tui.retrieval.prompts import NOT_IN_HISTORY, NOTHING_FOUND, build_prompt
-from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.answer.citations import CitationFilter
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY, NOTHING_FOUND, build_prompt
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 
 
 class ScriptedReader:
@@ -150,8 +151,8 @@ def test_plain_style_asks_for_the_answer_only():
 
 
 def test_timed_budget_fits_the_wait_between_floor_and_ceiling():
+    from rawrag_tui.answer.budget import timed_budget
     from rawrag_tui.models.protocols import Warmed
-    from rawrag_tui.retrieval.answer import timed_budget
 
     unknown = Warmed(rate=0.0, cached=0, seconds=0.0)
     assert timed_budget(1024, unknown, 10.0, 256, 40) == 1024  # no measurement: the full budget
@@ -185,7 +186,7 @@ LONG = result(*[hit(r, *[msg(10 * r + i, i, f"Max the dog went to the beach on d
 
 @pytest.mark.parametrize("rate, capped", [(30.0, True), (10_000.0, False)])
 def test_a_slow_reader_gets_less_evidence_a_fast_one_the_full_budget(rate, capped):
-    from rawrag_tui.retrieval.prompts import fixed_prefix
+    from rawrag_tui.answer.prompts import fixed_prefix
 
     reader = TimedReader(["the beach"], rate)
     ans = answer_question("Where did Max go?", LONG, lambda: reader, prompt_style="plain", evidence_tokens=600,

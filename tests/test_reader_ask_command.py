@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from rawrag_tui.answer.prompts import NOTHING_FOUND
+from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.commands import ask as ask_cmd
-from rawrag_tui.retrieval.answer import answer_question
-from rawrag_tui.retrieval.prompts import NOTHING_FOUND
-from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 from rawrag_tui.settings import load_settings
 
 

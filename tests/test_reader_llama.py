@@ -14,13 +14,13 @@ import shutil
 
 import pytest
 
+from rawrag_tui.answer.packing import pack_evidence
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY, build_prompt
+from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.errors import ModelError, UserError
 from rawrag_tui.models.gguf import TEST_READER, part_paths
 from rawrag_tui.models.llama_reader import ThinkFilter, available_threads, resolve_gpu_layers
-from rawrag_tui.retrieval.answer import answer_question
-from rawrag_tui.retrieval.packing import pack_evidence
-from rawrag_tui.retrieval.prompts import NOT_IN_HISTORY, build_prompt
-from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 from rawrag_tui.settings import load_settings
 from tests.conftest import reader_installed
 
@@ -176,8 +176,8 @@ def test_warm_reads_the_fixed_prefix_once_and_measures_the_prompt_speed(settings
     import dataclasses
     import stat
 
+    from rawrag_tui.answer.prompts import fixed_prefix
     from rawrag_tui.models.reader_process import ReaderProcess, packaged_launch
-    from rawrag_tui.retrieval.prompts import fixed_prefix
 
     cache = tmp_path / "prompt-cache"
     launch = dataclasses.replace(packaged_launch(TEST_READER, settings), prompt_cache=str(cache))

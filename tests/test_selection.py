@@ -5,12 +5,13 @@ with a reader that records its prompt."""
 
 from __future__ import annotations
 
+from rawrag_tui.answer.citations import CitationFilter
+from rawrag_tui.answer.evidence import MessageView
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.answer.relative_dates import annotate
+from rawrag_tui.answer.selection import select_evidence, superseded_by
 from rawrag_tui.demo import demo_path
-from rawrag_tui.retrieval.answer import CitationFilter, answer_question
-from rawrag_tui.retrieval.packing import message_body
-from rawrag_tui.retrieval.relative_dates import annotate
-from rawrag_tui.retrieval.selection import select_evidence, superseded_by
-from rawrag_tui.retrieval.types import EvidenceMessage, Hit
+from rawrag_tui.search.types import EvidenceMessage, Hit
 
 
 def words(text: str) -> int:
@@ -43,7 +44,7 @@ def test_relative_times_gain_the_date_they_meant_from_the_message_date():
 
 def test_the_reader_sees_the_annotation_and_the_store_keeps_the_raw_text():
     m = msg(1, 1, "I lost my job yesterday.", "2023-01-20T10:00:00")
-    assert message_body(m) == "I lost my job yesterday (19 January 2023)."
+    assert MessageView(m).body == "I lost my job yesterday (19 January 2023)."
     assert m.text == "I lost my job yesterday."
 
 
@@ -142,7 +143,7 @@ def test_the_demo_wedding_question_gets_the_moved_date_and_not_the_old_one(open_
 
 
 def test_a_source_must_hold_the_numbers_the_answer_states():
-    from rawrag_tui.retrieval.answer import match_sources
+    from rawrag_tui.answer.checks.support import match_sources
 
     trip = [msg(1, 1, "Shall we move the trip to Saturday 3 May?", "2026-04-08T07:30:00", "Sam"),
             msg(2, 2, "3 May works for me.", "2026-04-08T07:41:00", "Priya"),
@@ -163,7 +164,7 @@ class OneAnswerReader(RecordingReader):
 
 
 def test_an_answer_no_message_supports_is_flagged_not_sourced():
-    from rawrag_tui.retrieval.types import SearchResult
+    from rawrag_tui.search.types import SearchResult
 
     result = SearchResult("q", "hybrid", [hit(1, *CHAT[4:6])], {"total": 0.0})
     guess = answer_question("How many guests are coming to the wedding?", result, lambda: OneAnswerReader("120"),

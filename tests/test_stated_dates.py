@@ -1,11 +1,12 @@
 """The stated-dates pass: a "when" answer no message states gives way to the
-date the latest message on the subject states (retrieval/stated_dates.py)."""
+date the latest message on the subject states (answer/checks/stated_dates.py)."""
 
 from __future__ import annotations
 
-from rawrag_tui.retrieval.answer import answer_question
-from rawrag_tui.retrieval.stated_dates import asks_when, dates_in, is_stated, latest_stated_date, second_pass
-from rawrag_tui.retrieval.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.answer.checks.stated_dates import asks_when, dates_in, is_stated, latest_stated_date
+from rawrag_tui.answer.checks.stated_dates import check as second_pass
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 
 
 def msg(mid, text, ts, speaker="Priya"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, OptionList
 
+from rawrag_tui import toolkit
 from rawrag_tui.tui.screens.ask import AskScreen
 from rawrag_tui.tui.screens.conversation import ConversationScreen
 from rawrag_tui.tui.screens.dialogs import ConfirmDelete, HelpScreen, WelcomeScreen
@@ -487,7 +488,8 @@ async def test_status_screen_shows_the_real_device_reader_and_size(filled, monke
         rows = app.screen.rows
     device, _, reason = rows["Device"].partition(" (")
     assert device in ("cpu", "cuda") and reason.endswith(")") and len(reason) > 10, rows["Device"]
-    assert rows["Reader"] == ("not installed" if mem.reader_missing() else "available (loads on the first question)")
+    missing = toolkit.reader_missing()
+    assert rows["Reader"] == ("not installed" if missing else "available (loads on the first question)")
     size = mem.settings.db_path.stat().st_size
     assert rows["Database"].startswith(f"{mem.settings.db_path.name}, ") and size > 0
     assert not rows["Database"].endswith(" 0 B")

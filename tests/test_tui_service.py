@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rawrag_tui.retrieval.answer import Answer, Citation
-from rawrag_tui.retrieval.types import EvidenceMessage
+from rawrag_tui.answer.types import Answer, Citation
+from rawrag_tui.search.types import EvidenceMessage
 from rawrag_tui.tui import keys, service
 from rawrag_tui.tui.widgets.paths import suggest_path
 

@@ -3,8 +3,8 @@ from itertools import pairwise
 
 import pytest
 
-from rawrag_tui.retrieval.serialise import message_line
-from rawrag_tui.retrieval.windowing import cut_windows, encoding
+from rawrag_tui.index.serialise import message_line
+from rawrag_tui.index.windowing import cut_windows, encoding
 from rawrag_tui.settings import WindowSettings
 
 from .conftest import LOCOMO

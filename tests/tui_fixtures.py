@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rawrag_tui.retrieval.answer import Answer, Citation
+from rawrag_tui.answer.types import Answer, Citation
 from tests.conftest import write_jsonl
 
 DISPLAY_HOME = "~/.local/share/rawrag"

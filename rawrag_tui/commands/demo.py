@@ -10,6 +10,7 @@ import argparse
 import time
 from typing import Any
 
+from .. import toolkit
 from ..demo import QUESTIONS, demo_path
 from ..display import best_messages, format_timestamp, message_line
 from ..memory import Memory
@@ -26,7 +27,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    home = getattr(args, "home", None) or Memory.default_home() / "demo"
+    home = getattr(args, "home", None) or toolkit.default_home() / "demo"
     as_json = getattr(args, "json", False)
     progress = ProgressPrinter(enabled=not as_json)
     out: dict = {"home": str(home), "questions": []}

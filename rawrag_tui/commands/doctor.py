@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..memory import Memory
+from .. import toolkit
 from .common import add_common, print_json
 
 
@@ -20,7 +20,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = Memory.doctor(getattr(args, "home", None))
+    report = toolkit.doctor(getattr(args, "home", None))
     if getattr(args, "json", False):
         print_json(report.to_json())
     else:

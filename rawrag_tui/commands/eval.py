@@ -13,11 +13,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from .. import toolkit
 from ..errors import UserError
 from ..eval import locomo, longmemeval, runner
 from ..eval.compare import Setting, parse_settings
 from ..eval.runner import EvalResult
-from ..memory import Memory
 from .common import ProgressPrinter, print_json
 
 BENCHMARKS = {
@@ -29,7 +29,7 @@ BENCHMARKS = {
 def register(sub) -> None:
     p = sub.add_parser("eval", help="measure retrieval (and answers) on LoCoMo or LongMemEval")
     inner = p.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
-    defaults = Memory.RETRIEVAL_DEFAULTS
+    defaults = toolkit.RETRIEVAL_DEFAULTS
     for name, what in BENCHMARKS.items():
         q = inner.add_parser(name, help=f"evaluate on {what}",
                              description=f"Evaluate on {what}. Each history gets its own store: in a temporary "
@@ -43,7 +43,7 @@ def register(sub) -> None:
         q.add_argument("--k", type=int, default=defaults.top_k, help=f"windows kept (default {defaults.top_k})")
         q.add_argument("--candidates", type=int, default=defaults.candidates,
                        help=f"recall depth per channel (default {defaults.candidates})")
-        q.add_argument("--mode", choices=Memory.MODES, default=defaults.mode, help=f"default {defaults.mode}")
+        q.add_argument("--mode", choices=toolkit.SEARCH_MODES, default=defaults.mode, help=f"default {defaults.mode}")
         q.add_argument("--compare", metavar="SETTINGS",
                        help="comma-separated settings to compare, e.g. mode=dense,mode=hybrid,mode=lexical "
                             "or k=5,k=15,k=30; join knobs with + (mode=hybrid+k=30). The first is the reference.")

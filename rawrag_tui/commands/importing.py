@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..memory import Memory
+from .. import toolkit
 from .common import ProgressPrinter, add_common, open_memory, print_json
 
 
@@ -13,7 +13,7 @@ def register(sub) -> None:
     p = sub.add_parser("import", help="import a chat export (file, folder or zip)")
     add_common(p)
     p.add_argument("path")
-    p.add_argument("--format", default="auto", help=f"auto (default) or one of: {', '.join(Memory.FORMATS)}")
+    p.add_argument("--format", default="auto", help=f"auto (default) or one of: {', '.join(toolkit.FORMATS)}")
     p.add_argument("--no-embed", action="store_true", help="store and window only; embed later with `rawrag index`")
     p.add_argument("--dry-run", action="store_true", help="report what would be imported; write nothing")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")

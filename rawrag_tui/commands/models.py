@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from ..memory import Memory
+from .. import toolkit
 
 
 def register(subparsers: Any) -> None:
@@ -67,7 +67,7 @@ def _print_json(data: Any) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    listing = Memory.model_list(_home(args))
+    listing = toolkit.model_list(_home(args))
     if getattr(args, "json", False):
         _print_json(listing)
         return 0
@@ -85,7 +85,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _pull(args: argparse.Namespace) -> int:
-    records = Memory.model_pull(
+    records = toolkit.model_pull(
         args.target,
         _home(args),
         include=args.include,
@@ -101,7 +101,7 @@ def _pull(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    manifest = Memory.model_export(args.hf_dir, args.role, args.out, quantize=args.quantize, model_id=args.model_id)
+    manifest = toolkit.model_export(args.hf_dir, args.role, args.out, quantize=args.quantize, model_id=args.model_id)
     if getattr(args, "json", False):
         _print_json(manifest)
     else:
@@ -116,7 +116,7 @@ def _embed(args: argparse.Namespace) -> int:
         options["task"] = args.instruction
     if args.dims:
         options["dims"] = args.dims
-    embedder = Memory.model_open(args.model, "embed", _home(args), **options)
+    embedder = toolkit.model_open(args.model, "embed", _home(args), **options)
     vectors = embedder.embed(args.texts, kind=args.kind)
     _print_json({"dims": int(vectors.shape[1]), "fingerprint": embedder.fingerprint, "vectors": vectors.tolist()})
     return 0
@@ -124,13 +124,13 @@ def _embed(args: argparse.Namespace) -> int:
 
 def _rerank(args: argparse.Namespace) -> int:
     options = {"instruction": args.instruction} if args.instruction else {}
-    reranker = Memory.model_open(args.model, "rerank", _home(args), **options)
+    reranker = toolkit.model_open(args.model, "rerank", _home(args), **options)
     _print_json({"scores": reranker.score(args.query, args.docs)})
     return 0
 
 
 def _use(args: argparse.Namespace) -> int:
-    path, missing = Memory.model_use(args.profile, _home(args), force=args.force)
+    path, missing = toolkit.model_use(args.profile, _home(args), force=args.force)
     print(f"{path}: [models] profile = {args.profile!r}")
     if args.no_embed or missing:
         print("run `rawrag index` to embed for its embedder (after `rawrag models pull` if it is missing)")

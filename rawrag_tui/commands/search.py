@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 
+from .. import toolkit
 from ..display import message_line
 from ..errors import UserError
-from ..memory import Memory
-from ..retrieval.types import SearchResult
+from ..search.types import SearchResult
 from .common import add_common, open_memory, print_json
 
 
@@ -17,7 +17,7 @@ def register(sub) -> None:
     p = sub.add_parser("search", help="find the raw messages that match a question")
     add_common(p)
     p.add_argument("query", nargs="?")
-    p.add_argument("--mode", choices=Memory.MODES, help="default: settings retrieval.mode")
+    p.add_argument("--mode", choices=toolkit.SEARCH_MODES, help="default: settings retrieval.mode")
     p.add_argument("--limit", type=int, metavar="K", help="windows kept (default 15)")
     p.add_argument("--candidates", type=int, metavar="N", help="recall depth per channel (default 128)")
     p.add_argument("--batch", metavar="FILE",

@@ -13,8 +13,9 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from .. import toolkit
 from ..memory import Memory
-from ..retrieval.types import SearchResult
+from ..search.types import SearchResult
 from . import metrics
 
 Scorer = Callable[[str, object, int], float]
@@ -45,7 +46,7 @@ def load_scorer() -> Scorer:
 def require_reader() -> None:
     """Fail with one line (a ModelError) before any history is imported when
     llama-cpp-python, which every reader runs on, is not installed."""
-    Memory.require_reader()
+    toolkit.require_reader()
 
 
 def ask(memory: Memory, question: str, date: str | None, result: SearchResult | None = None) -> Read:
@@ -58,4 +59,4 @@ def ask(memory: Memory, question: str, date: str | None, result: SearchResult | 
 
 def abstains(text: str) -> bool:
     """Whether an answer declines ("Not in your history.", "not mentioned", ...)."""
-    return Memory.is_abstention(text) or bool(_ABSTAINS.search(text))
+    return toolkit.is_abstention(text) or bool(_ABSTAINS.search(text))

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import toolkit
 from ..errors import UserError
-from ..memory import Memory
 
 #: Names accepted in ``--compare`` and what they set.
 KEYS = {"mode": "mode", "k": "k", "top_k": "k", "candidates": "candidates", "n": "candidates", "rrf_k": "rrf_k"}
@@ -62,8 +62,8 @@ def parse_setting(spec: str, base: Setting) -> Setting:
         value = value.strip()
         field_name = KEYS[key]
         if field_name == "mode":
-            if value not in Memory.MODES:
-                raise UserError(f"--compare: unknown mode {value!r}; choose one of {', '.join(Memory.MODES)}")
+            if value not in toolkit.SEARCH_MODES:
+                raise UserError(f"--compare: unknown mode {value!r}; choose one of {', '.join(toolkit.SEARCH_MODES)}")
             changes["mode"] = value
         else:
             changes[field_name] = _positive_int(key, value)

@@ -14,9 +14,9 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
+from .. import toolkit
 from ..display import message_line
-from ..memory import Memory
-from ..retrieval.types import EvidenceMessage
+from ..search.types import EvidenceMessage
 
 #: LoCoMo dialogue ids; some gold entries hold two ("D8:6; D9:17") or stray text.
 LOCOMO_ID = re.compile(r"D\d+:\d+")
@@ -69,7 +69,7 @@ def evidence_lines(messages: Sequence[EvidenceMessage]) -> str:
 
 def evidence_tokens(messages: Sequence[EvidenceMessage]) -> int:
     """cl100k tokens of the serialised evidence: what a reader would be handed."""
-    return Memory.count_tokens(evidence_lines(messages)) if messages else 0
+    return toolkit.count_tokens(evidence_lines(messages)) if messages else 0
 
 
 @dataclass

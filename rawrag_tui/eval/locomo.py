@@ -18,9 +18,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import toolkit
 from ..errors import ImportFormatError, UserError
 from ..memory import Memory
-from ..retrieval.types import EvidenceMessage
+from ..search.types import EvidenceMessage
 from .coverage import parse_locomo_evidence
 from .runner import Haystack, Question
 
@@ -36,7 +37,7 @@ def last_session_date(conversation: dict) -> str | None:
         held = conversation.get(key.removesuffix("_date_time"))
         if _DATE_KEY.match(key) and isinstance(value, str) and value.strip() and isinstance(held, list) and held:
             try:
-                days.append(Memory.locomo_session_day(value))
+                days.append(toolkit.locomo_session_day(value))
             except ValueError:
                 continue
     return max(days) if days else None
@@ -86,7 +87,7 @@ def load(path: str | Path) -> list[Haystack]:
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such file")
-    samples = Memory.locomo_samples(path)  # the importer's checks, before any store is touched
+    samples = toolkit.locomo_samples(path)  # the importer's checks, before any store is touched
     for index, sample in enumerate(samples):
         if not isinstance(sample.get("qa", []), list):
             raise ImportFormatError(path, "locomo", "'qa' must be a list", f"[{index}].qa")

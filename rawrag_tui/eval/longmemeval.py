@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..memory import Memory
-from ..retrieval.types import EvidenceMessage
+from ..search.types import EvidenceMessage
 from .runner import Haystack, Question
 
 DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import toolkit
 from ..errors import ReaderCrashed
 from ..memory import Embedder, Memory, Progress
-from ..retrieval.types import EvidenceMessage
+from ..search.types import EvidenceMessage
 from . import answers
 from .compare import Difference, Setting, paired_bootstrap
 from .coverage import Coverage, Outcome, Summary, evidence_tokens, summarise_by_group
@@ -200,7 +201,7 @@ def run(
             if needs_vectors and cache is None:
                 if embedder is None:
                     started = time.perf_counter()
-                    embedder = Memory.load_embedder(home)
+                    embedder = toolkit.load_embedder(home)
                     result.model_load_s = time.perf_counter() - started
                 cache = CachedEmbedder(embedder)
             with Memory.open(home, embedder=cache) as mem:

@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 import apsw
 
-#: progress(stage, done, total), as the facade's import progress.
-Progress = Callable[[str, int, "int | None"], None]
+from ..progress import Progress
+
+#: SQL, or a function that rewrites rows and reports its progress.
 Migration = str | Callable[[apsw.Connection, "Progress | None"], None]
 
 REBUILD_BATCH = 500

@@ -18,10 +18,10 @@ from typing import Any
 import apsw
 import numpy as np
 
+from ..words import content_words
 from . import cjk, migrations
 from .db import connect
 from .migrations import create_vector_tables
-from .stopwords import content_words
 
 #: meta key prefix + space id: every window text had a vector in that space when it was set.
 EMBEDDED_KEY = "embedded:space-"
@@ -430,7 +430,7 @@ class Store:
         """Any of the query's words (either column) or CJK bigrams (the ``cjk`` column), BM25-ranked.
 
         English stop words, and the ``common`` words, are left out when others
-        remain (:mod:`.stopwords`, :meth:`common_words`).
+        remain (:mod:`rawrag_tui.words`, :meth:`common_words`).
 
         A CJK run in a query is cut into bigrams exactly as the index cut the
         windows (:mod:`.cjk`); a lone CJK character is a prefix query on the

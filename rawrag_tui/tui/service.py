@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from ..progress import Cancelled, ProgressMeter, human_duration  # noqa: F401  (the screens use them)
 
 if TYPE_CHECKING:
+    from ..answer.types import Answer, Citation
     from ..memory import Memory
-    from ..retrieval.answer import Answer, Citation
 
 
 class MemoryGate:

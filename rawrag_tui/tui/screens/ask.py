@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
+from ... import toolkit
 from ...display import message_line
 from ...errors import UserError
 from .. import keys, service
@@ -45,7 +46,7 @@ class AskScreen(RawragScreen):
 
     def on_mount(self) -> None:
         self.query_one("#question", Input).cursor_blink = self.app.cursor_blink
-        missing = self.app.memory.reader_missing()
+        missing = toolkit.reader_missing()
         if missing:
             self.set_answer(Text(missing, style=self.get_component_rich_style("ask--note")))
         self.focus_main()

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, ProgressBar, Static
 
+from ... import toolkit
 from ...errors import UserError
 from .. import keys
 from ..service import Cancelled, ProgressMeter, human_duration
@@ -61,7 +62,7 @@ class ImportScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="detect")
     def detect(self, path: str) -> None:
         try:
-            text = f"format: {self.app.memory.detect_format(path)} (detected)"
+            text = f"format: {toolkit.detect_format(path)} (detected)"
         except UserError as exc:
             text = f"format: not recognised: {exc}"
         except OSError as exc:

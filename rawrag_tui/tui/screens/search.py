@@ -14,7 +14,7 @@ from textual.worker import get_current_worker
 
 from ... import errors
 from ...display import match_spans
-from ...retrieval.types import Hit, SearchResult
+from ...search.types import Hit, SearchResult
 from .. import keys
 from ..fmt import snippet, when
 from ..widgets.lists import VimOptionList

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
+from ... import toolkit
 from ...errors import UserError
 from .. import keys
 from ..service import ProgressMeter, human_duration
@@ -51,7 +52,7 @@ class StatusScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="status")
     def load(self) -> None:
         status = self.gate("status")
-        self.app.call_from_thread(self.show, status, self.app.memory.reader_missing())
+        self.app.call_from_thread(self.show, status, toolkit.reader_missing())
 
     def show(self, st: dict, reader_missing: str | None = None) -> None:
         table = Table.grid(padding=(0, 2))

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 
 from ..models.protocols import Embedder
+from ..progress import Progress
 from ..settings import WindowSettings
 from ..storage.store import Store, WindowRow
 from .serialise import message_line
 from .windowing import cut_windows
-
-#: progress(stage, done, total): total None when unknown.
-Progress = Callable[[str, int, "int | None"], None]
 
 
 def window_conversation(store: Store, conversation_id: int, settings: WindowSettings) -> int:

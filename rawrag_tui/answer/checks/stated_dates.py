@@ -4,7 +4,7 @@ Asked "When did the Fontainebleau trip happen?", the bundled 0.5B reader
 answers with the date a message was *sent* ("What a trip!", 4 May) rather
 than the date the messages *say* (the trip moved to Saturday 3 May). Prompt
 rules, a "latest plan" line, day headers and hiding the send dates were all
-measured and none moved it (issue 11). So "when" answers get a second pass
+measured and none moved it. So "when" answers get a second pass
 that needs no model:
 
 - an answer is **stated** when some message's text (with relative times
@@ -24,11 +24,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from .highlight import query_terms, word_stems
-from .relative_dates import annotate, message_date
-from .types import EvidenceMessage
+from ...search.types import EvidenceMessage
+from ...words import word_stems
+from ..evidence import EvidenceViews
+from ..relative_dates import annotate, long_date, message_date
+from .base import Correction
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december")
@@ -54,14 +55,6 @@ _WHEN = re.compile(r"^\s*(?:when\b|on what (?:date|day)|what (?:date|day)|which 
 _NOT_SUBJECT = word_stems("when date day happen happened happening take place")
 
 
-@dataclass(frozen=True)
-class StatedDate:
-    #: 1-based number of the evidence message that states it.
-    message: int
-    #: The date with its year: "3 May 2026", "the week before 9 June 2023".
-    text: str
-
-
 def asks_when(question: str) -> bool:
     return bool(_WHEN.search(question))
 
@@ -84,10 +77,11 @@ def _month_number(name: str) -> int:
     return next(i for i, full in enumerate(_MONTHS, 1) if full.startswith(name[:3]))
 
 
-def dates_in(text: str, timestamp: str | None) -> list[str]:
-    """The dates ``text`` states, in the order it states them, each with its year."""
+def dates_in(text: str, timestamp: str | None, annotated: str | None = None) -> list[str]:
+    """The dates ``text`` states, in the order it states them, each with its year
+    (``annotated``: ``text`` with its relative times resolved, when already made)."""
     sent = message_date(timestamp)
-    body = annotate(text, timestamp)
+    body = annotate(text, timestamp) if annotated is None else annotated
     found: list[tuple[int, str]] = []
     for m in _RESOLVED.finditer(body):
         found.append((m.start(), m["what"]))
@@ -99,7 +93,7 @@ def dates_in(text: str, timestamp: str | None) -> list[str]:
                 day = dt.date(int(m["iy"]), int(m["im"]), int(m["id"]))
             except ValueError:
                 continue
-            found.append((m.start(), f"{day.day} {day.strftime('%B %Y')}"))
+            found.append((m.start(), long_date(day)))
             continue
         d, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
         number = _month_number(month)
@@ -117,7 +111,7 @@ def dates_in(text: str, timestamp: str | None) -> list[str]:
             continue
         # The weekday a person wrote is not repeated: it can disagree with the
         # calendar ("Saturday 3 May" in 2026, a Sunday), and the day is what counts.
-        found.append((m.start(), f"{day.day} {day.strftime('%B %Y')}"))
+        found.append((m.start(), long_date(day)))
     return [what for _, what in sorted(found)]
 
 
@@ -125,35 +119,42 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+", text))
 
 
-def is_stated(answer: str, messages: Sequence[EvidenceMessage]) -> bool:
+def is_stated(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews | None = None) -> bool:
     """Whether some message's text holds every number ``answer`` holds, its
     relative times resolved and its dates given their year ("Saturday 3 May",
     sent in April 2026, states "3 May 2026")."""
     wanted = _numbers(answer)
     if not wanted:
         return True  # nothing checkable: not a date this pass can judge
-    return any(wanted <= _numbers(" ".join([annotate(m.text, m.timestamp), *dates_in(m.text, m.timestamp)]))
-               for m in messages)
+    views = views or EvidenceViews()
+    return any(wanted <= _numbers(" ".join([views(m).annotated, *views(m).stated_dates])) for m in messages)
 
 
-def latest_stated_date(question: str, messages: Sequence[EvidenceMessage]) -> StatedDate | None:
+def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
+                       views: EvidenceViews | None = None) -> Correction | None:
     """The date stated by the latest message on the question's subject, if any states one."""
-    speakers = set().union(*(word_stems(m.speaker) for m in messages)) if messages else set()
-    subject = query_terms(question) - speakers - _NOT_SUBJECT
+    views = views or EvidenceViews()
+    subject = views.subject(question, messages, _NOT_SUBJECT)
     if not subject:
         return None
     best: tuple[str, int, str] | None = None
     for n, m in enumerate(messages, 1):
-        if not m.timestamp or not subject & word_stems(f"{m.text} {' '.join(m.captions)}"):
+        if not m.timestamp or not subject & views(m).stems:
             continue
-        dates = dates_in(m.text, m.timestamp)
+        dates = views(m).stated_dates
         if dates and (best is None or m.timestamp >= best[0]):
             best = (m.timestamp, n, dates[-1])
-    return StatedDate(best[1], best[2]) if best else None
+    return Correction(best[1], best[2]) if best else None
 
 
-def second_pass(question: str, answer: str, messages: Sequence[EvidenceMessage]) -> StatedDate | None:
-    """The stated date to answer with instead of ``answer``, or None to keep the reader's."""
-    if not answer.strip() or not asks_when(question) or is_stated(answer, messages):
+def check(question: str, said: str, messages: Sequence[EvidenceMessage],
+          views: EvidenceViews | None = None) -> Correction | None:
+    """The stated date to answer with instead of ``said``, or None to keep the reader's."""
+    if not said.strip() or not asks_when(question) or is_stated(said, messages, views):
         return None
-    return latest_stated_date(question, messages)
+    return latest_stated_date(question, messages, views)
+
+
+def explain(answer: str, correction: Correction) -> str:
+    return f"no message says {answer!r}; [{correction.message}], the latest message on this subject, says this"
+

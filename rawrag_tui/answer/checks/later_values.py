@@ -5,7 +5,7 @@ Asked what finish time Sam is aiming for, the bundled 0.5B reader answers
 same subject say 1:50: it takes the first value of the kind it wants and
 stops. The instructions say the later message is right; it does not follow
 them, and evidence selection can only drop an earlier message when the later
-one says it changes something ("moved", "instead": retrieval/selection.py).
+one says it changes something ("moved", "instead": answer/selection.py).
 So, as the stated-date pass does for dates, an answer that is a value of a
 recognisable kind gets a second look that needs no model:
 
@@ -30,9 +30,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .highlight import query_terms, term_spans, word_stems
-from .stated_dates import StatedDate
-from .types import EvidenceMessage
+from ...search.types import EvidenceMessage
+from ...words import term_spans, word_stems
+from ..evidence import EvidenceViews
+from .base import Correction
 
 KINDS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
@@ -58,10 +59,6 @@ def answer_value(answer: str) -> tuple[str, str] | None:
     return kind, value
 
 
-def _text(m: EvidenceMessage) -> str:
-    return f"{m.text} {' '.join(m.captions)}"
-
-
 def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | None:
     """The value of ``kind`` in ``text`` closest to a word of the subject."""
     words = [start for start, _ in term_spans(subject, text)]
@@ -73,32 +70,39 @@ def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | Non
     return min(values, key=lambda v: min(abs(v.start() - w) for w in words)).group()
 
 
-def later_value(question: str, answer: str, messages: Sequence[EvidenceMessage]) -> StatedDate | None:
-    """The value to answer with instead of ``answer``, or None to keep the reader's."""
-    found = answer_value(answer)
+def check(question: str, said: str, messages: Sequence[EvidenceMessage],
+          views: EvidenceViews | None = None) -> Correction | None:
+    """The value to answer with instead of ``said``, or None to keep the reader's."""
+    found = answer_value(said)
     if found is None:
         return None
+    views = views or EvidenceViews()
     kind, value = found
-    sources = [m for m in messages if _norm(value) in _norm(_text(m))]
+    sources = [m for m in messages if _norm(value) in _norm(views(m).text)]
     if not sources or any(not m.timestamp for m in sources):
         return None
     stated_until = max(m.timestamp or "" for m in sources)
     # Someone else's e-mail in another chat is not a newer value of this one.
     conversations = {m.conversation_id for m in sources}
-    speakers = set().union(*(word_stems(m.speaker) for m in messages))
-    subject = query_terms(question) - speakers - _NOT_SUBJECT
+    subject = views.subject(question, messages, _NOT_SUBJECT)
     if not subject:
         return None
-    worded = {(m.conversation_id, m.seq) for m in messages if subject & word_stems(_text(m))}
+    worded = {(m.conversation_id, m.seq) for m in messages if subject & views(m).stems}
     best: tuple[str, int, str] | None = None
     for n, m in enumerate(messages, 1):
         # A reply to a message on the subject is on it too: "OK, new goal: 1:50." names no subject word.
         on_subject = (m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
         if (m.timestamp or "") <= stated_until or not on_subject or m.conversation_id not in conversations:
             continue
-        other = _nearest_subject_value(_text(m), kind, subject)
+        other = _nearest_subject_value(views(m).text, kind, subject)
         if other is not None and (best is None or (m.timestamp or "") >= best[0]):
             best = (m.timestamp or "", n, other)
     if best is None or _norm(best[2]) == _norm(value):
         return None
-    return StatedDate(best[1], best[2])
+    return Correction(best[1], best[2])
+
+
+def explain(answer: str, correction: Correction) -> str:
+    return (f"{answer!r} is what an earlier message said; [{correction.message}], "
+            "a later message on this subject, says this")
+

@@ -27,9 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .highlight import query_terms, word_stems
-from .packing import PackedEvidence, TokenCounter, _conversation_header, _line, _render, message_body, pack_evidence
-from .types import EvidenceMessage, Hit
+from ..search.types import EvidenceMessage, Hit
+from ..words import word_stems
+from .evidence import EvidenceViews
+from .packing import PackedEvidence, TokenCounter, conversation_header, numbered_line, pack_evidence, render
 
 #: Words with which a message says an earlier plan or fact changed.
 CHANGE_CUE = re.compile(
@@ -43,27 +44,27 @@ _CUE_STEMS = word_stems("move moved moves moving postponed rescheduled cancelled
 NEIGHBOURS = 1
 
 
-def _text(m: EvidenceMessage) -> str:
-    return f"{m.text} {' '.join(m.captions)}"
-
-
-def superseded_by(anchors: Sequence[EvidenceMessage], terms: set[str]) -> dict[int, int]:
+def superseded_by(anchors: Sequence[EvidenceMessage], terms: set[str],
+                  views: EvidenceViews | None = None) -> dict[int, int]:
     """Anchor id -> id of the latest later anchor that changes it (same subject, a change word)."""
+    views = views or EvidenceViews()
     changes = [n for n in anchors if n.timestamp and CHANGE_CUE.search(n.text)]
     out: dict[int, int] = {}
     for m in anchors:
         if not m.timestamp:
             continue
-        subject = (word_stems(_text(m)) & terms) - _CUE_STEMS
+        subject = (views(m).stems & terms) - _CUE_STEMS
         later = [n for n in changes if (n.timestamp or "") > m.timestamp
-                 and subject & word_stems(_text(n))]
+                 and subject & views(n).stems]
         if later:
             out[m.message_id] = max(later, key=lambda n: n.timestamp or "").message_id
     return out
 
 
-def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter) -> PackedEvidence:
+def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
+                    views: EvidenceViews | None = None) -> PackedEvidence:
     """The messages worth reading within ``budget`` tokens (see the module's doc)."""
+    views = views or EvidenceViews()
     ordered = sorted(hits, key=lambda h: h.rank)
     best_rank: dict[int, int] = {}
     messages: dict[int, EvidenceMessage] = {}
@@ -73,22 +74,21 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
             best_rank.setdefault(m.message_id, hit.rank)
             messages.setdefault(m.message_id, m)
             at[(m.conversation_id, m.seq)] = m
-    speakers = set().union(*(word_stems(m.speaker) for m in messages.values())) if messages else set()
-    terms = query_terms(question) - speakers
-    matches = {mid: len(terms & word_stems(_text(m))) for mid, m in messages.items()}
+    terms = views.subject(question, messages.values())
+    matches = {mid: len(terms & views(m).stems) for mid, m in messages.items()}
     anchors = sorted((m for m in messages.values() if matches[m.message_id]),
                      key=lambda m: (best_rank[m.message_id], -matches[m.message_id], m.seq))
     if not anchors:
-        return pack_evidence(hits, budget, count_tokens)
+        return pack_evidence(hits, budget, count_tokens, views)
 
-    superseded = superseded_by(anchors, terms)
+    superseded = superseded_by(anchors, terms, views)
     bodies: dict[int, str] = {}
     costs: dict[int, int] = {}
 
     def cost(m: EvidenceMessage) -> int:
         if m.message_id not in costs:
-            body = bodies.setdefault(m.message_id, message_body(m))
-            costs[m.message_id] = count_tokens(_line(10, m, body)) + 2  # newline, a possible gap line
+            body = bodies.setdefault(m.message_id, views(m).body)
+            costs[m.message_id] = count_tokens(numbered_line(10, m, body)) + 2  # newline, a possible gap line
         return costs[m.message_id]
 
     chosen: dict[int, EvidenceMessage] = {}
@@ -105,7 +105,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                  and m.message_id not in superseded]
         if anchor not in group:
             group.append(anchor)
-        header = 0 if anchor.conversation_id in conversations else count_tokens(_conversation_header(anchor)) + 2
+        header = 0 if anchor.conversation_id in conversations else count_tokens(conversation_header(anchor)) + 2
         # Short of room for both neighbours, the reply after an anchor comes
         # before the message it answered: "OK, new goal: 1:50." settles what
         # the anchor only proposed.
@@ -120,13 +120,13 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                 break
 
     if not chosen:  # even the best anchor alone is over budget: pack the top window, shortened
-        return pack_evidence(hits, budget, count_tokens)
-    text, numbered = _render(list(chosen.values()), bodies)
+        return pack_evidence(hits, budget, count_tokens, views)
+    text, numbered = render(list(chosen.values()), bodies)
     tokens = count_tokens(text)
     while tokens > budget and len(groups) > 1:  # line estimates were short: drop the last group
         for mid in groups.pop():
             chosen.pop(mid, None)
-        text, numbered = _render(list(chosen.values()), bodies)
+        text, numbered = render(list(chosen.values()), bodies)
         tokens = count_tokens(text)
     with_messages = [h for h in ordered if h.messages]
     kept = sum(any(m.message_id in chosen for m in h.messages) for h in with_messages)

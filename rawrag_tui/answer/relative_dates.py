@@ -31,7 +31,9 @@ _PHRASE = re.compile(
     r"saturday|sunday))\b", re.IGNORECASE)
 
 
-def _day(d: dt.date) -> str:
+def long_date(d: dt.date) -> str:
+    """``8 May 2023``: the one way dates are written for the reader (evidence
+    lines, resolved relative times, the question's date, stated dates)."""
     return f"{d.day} {d.strftime('%B %Y')}"
 
 
@@ -47,12 +49,12 @@ def _shift_month(d: dt.date, months: int) -> dt.date:
 def _fixed(phrase: str, d: dt.date) -> str:
     phrase = phrase.lower()
     if phrase == "the day before yesterday":
-        return _day(d - dt.timedelta(days=2))
+        return long_date(d - dt.timedelta(days=2))
     if phrase in ("yesterday", "last night"):
-        return _day(d - dt.timedelta(days=1))
+        return long_date(d - dt.timedelta(days=1))
     if phrase == "tomorrow":
-        return _day(d + dt.timedelta(days=1))
-    return _day(d)  # today, tonight, this morning...
+        return long_date(d + dt.timedelta(days=1))
+    return long_date(d)  # today, tonight, this morning...
 
 
 def _relative(rel: str, what: str, d: dt.date) -> str | None:
@@ -61,18 +63,18 @@ def _relative(rel: str, what: str, d: dt.date) -> str | None:
         target = _WEEKDAYS.index(what)
         if rel in ("last", "past"):
             back = (d.weekday() - target) % 7 or 7
-            return _day(d - dt.timedelta(days=back))
+            return long_date(d - dt.timedelta(days=back))
         if rel == "next":
             ahead = (target - d.weekday()) % 7 or 7
-            return _day(d + dt.timedelta(days=ahead))
+            return long_date(d + dt.timedelta(days=ahead))
         ahead = (target - d.weekday()) % 7  # "this Friday": the coming one (or today)
-        return _day(d + dt.timedelta(days=ahead))
+        return long_date(d + dt.timedelta(days=ahead))
     if what == "week":
-        return {"last": f"the week before {_day(d)}", "past": f"the week before {_day(d)}",
-                "next": f"the week after {_day(d)}", "this": f"the week of {_day(d)}"}[rel]
+        return {"last": f"the week before {long_date(d)}", "past": f"the week before {long_date(d)}",
+                "next": f"the week after {long_date(d)}", "this": f"the week of {long_date(d)}"}[rel]
     if what == "weekend":
-        return {"last": f"the weekend before {_day(d)}", "past": f"the weekend before {_day(d)}",
-                "next": f"the weekend after {_day(d)}", "this": f"the weekend of {_day(d)}"}[rel]
+        return {"last": f"the weekend before {long_date(d)}", "past": f"the weekend before {long_date(d)}",
+                "next": f"the weekend after {long_date(d)}", "this": f"the weekend of {long_date(d)}"}[rel]
     if what == "month":
         return _month(_shift_month(d, {"last": -1, "past": -1, "next": 1, "this": 0}[rel]))
     if what == "year":
@@ -83,9 +85,9 @@ def _relative(rel: str, what: str, d: dt.date) -> str | None:
 def _ago(n: int, unit: str, d: dt.date) -> str:
     unit = unit.lower()
     if unit == "day":
-        return _day(d - dt.timedelta(days=n))
+        return long_date(d - dt.timedelta(days=n))
     if unit == "week":
-        return f"the week of {_day(d - dt.timedelta(weeks=n))}"
+        return f"the week of {long_date(d - dt.timedelta(weeks=n))}"
     if unit == "month":
         return _month(_shift_month(d, -n))
     return str(d.year - n)

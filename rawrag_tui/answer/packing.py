@@ -18,8 +18,9 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .relative_dates import annotate
-from .types import EvidenceMessage, Hit
+from ..search.types import EvidenceMessage, Hit
+from .evidence import EvidenceViews
+from .relative_dates import long_date
 
 TokenCounter = Callable[[str], int]
 
@@ -44,7 +45,7 @@ class PackedEvidence:
     #: Messages of the kept windows not given to the reader (selection, budget).
     cut_messages: int = 0
     #: Message id -> id of the later message that changed what it said; the
-    #: earlier one is left out of the evidence (retrieval/selection.py).
+    #: earlier one is left out of the evidence (answer/selection.py).
     superseded: dict[int, int] = field(default_factory=dict)
 
     def cite(self, n: int) -> EvidenceMessage | None:
@@ -60,30 +61,21 @@ def prompt_date(timestamp: str | None) -> str:
         when = dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
     except ValueError:
         return timestamp
-    day = f"{when.day} {when.strftime('%B %Y')}"
+    day = long_date(when)
     if when.hour or when.minute:
         day += f" {when:%H:%M}"
     return day
 
 
-def message_body(message: EvidenceMessage) -> str:
-    """The message as the reader reads it: text plus shared-image captions, on
-    one line, relative times followed by the date they meant."""
-    text = annotate(" ".join(message.text.split()), message.timestamp)
-    for caption in message.captions:
-        text += f" [shares {caption}]"
-    return text
-
-
-def _line(n: int, message: EvidenceMessage, body: str) -> str:
+def numbered_line(n: int, message: EvidenceMessage, body: str) -> str:
     return f"[{n}] {prompt_date(message.timestamp)}, {message.speaker}: {body}"
 
 
-def _conversation_header(message: EvidenceMessage) -> str:
+def conversation_header(message: EvidenceMessage) -> str:
     return f"Conversation: {message.conversation}" if message.conversation else "Conversation"
 
 
-def _render(messages: Sequence[EvidenceMessage], bodies: dict[int, str]) -> tuple[str, list[EvidenceMessage]]:
+def render(messages: Sequence[EvidenceMessage], bodies: dict[int, str]) -> tuple[str, list[EvidenceMessage]]:
     """Group by conversation (earliest first), time order inside, number 1..n."""
     by_conv: dict[int, list[EvidenceMessage]] = {}
     for m in messages:
@@ -99,13 +91,13 @@ def _render(messages: Sequence[EvidenceMessage], bodies: dict[int, str]) -> tupl
         group.sort(key=lambda m: m.seq)
         if lines:
             lines.append("")
-        lines.append(_conversation_header(group[0]))
+        lines.append(conversation_header(group[0]))
         previous: int | None = None
         for m in group:
             if previous is not None and m.seq != previous + 1:
                 lines.append(GAP_LINE)
             numbered.append(m)
-            lines.append(_line(len(numbered), m, bodies[m.message_id]))
+            lines.append(numbered_line(len(numbered), m, bodies[m.message_id]))
             previous = m.seq
     return "\n".join(lines), numbered
 
@@ -124,7 +116,8 @@ def _shorten(body: str, tokens: int, count: TokenCounter) -> str:
     return body[:lo].rstrip() + CUT_MARK
 
 
-def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter) -> PackedEvidence:
+def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter,
+                  views: EvidenceViews | None = None) -> PackedEvidence:
     """Fit the hits' messages into ``budget`` tokens of the reader's tokenizer.
 
     Windows are taken in rank order while they fit; the first that does not,
@@ -132,6 +125,7 @@ def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter) 
     whose messages are all already in costs nothing and counts as kept.
     """
     ordered = sorted(hits, key=lambda h: h.rank)
+    views = views or EvidenceViews()
     bodies: dict[int, str] = {}
     line_cost: dict[int, int] = {}
     chosen: dict[int, EvidenceMessage] = {}
@@ -141,9 +135,9 @@ def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter) 
 
     def cost(m: EvidenceMessage) -> int:
         if m.message_id not in line_cost:
-            body = bodies.setdefault(m.message_id, message_body(m))
+            body = bodies.setdefault(m.message_id, views(m).body)
             # number/date/speaker prefix counted with a two-digit number
-            line_cost[m.message_id] = count_tokens(_line(10, m, body)) + 1  # +1: newline
+            line_cost[m.message_id] = count_tokens(numbered_line(10, m, body)) + 1  # +1: newline
         return line_cost[m.message_id]
 
     for hit in ordered:
@@ -154,7 +148,7 @@ def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter) 
         # a header line per new conversation, a gap line per message at most
         extra = sum(cost(m) for m in new)
         extra += sum(
-            count_tokens(_conversation_header(m)) + 2
+            count_tokens(conversation_header(m)) + 2
             for m in {m.conversation_id: m for m in new}.values()
             if all(c.conversation_id != m.conversation_id for c in chosen.values())
         )
@@ -171,12 +165,12 @@ def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter) 
         else:
             full = True
 
-    text, numbered = _render(list(chosen.values()), bodies)
+    text, numbered = render(list(chosen.values()), bodies)
     tokens = count_tokens(text) if text else 0
     # Line-by-line counts approximate the block's; trust the real count and
     # drop more (whole lowest-ranked windows) in the rare case it is over.
     while tokens > budget and _drop_last_window(ordered, chosen):
-        text, numbered = _render(list(chosen.values()), bodies)
+        text, numbered = render(list(chosen.values()), bodies)
         tokens = count_tokens(text) if text else 0
     with_messages = [h for h in ordered if h.messages]
     kept = sum(all(m.message_id in chosen for m in h.messages) for h in with_messages)
@@ -204,8 +198,8 @@ def _fit_single_window(
     shortened: list[int],
 ) -> None:
     """Shorten the longest messages until the window's lines fit ``budget``."""
-    overhead = count_tokens(_conversation_header(messages[0])) + 2 + 2 * len(messages)
-    prefix_cost = {m.message_id: count_tokens(_line(10, m, "")) for m in messages}
+    overhead = count_tokens(conversation_header(messages[0])) + 2 + 2 * len(messages)
+    prefix_cost = {m.message_id: count_tokens(numbered_line(10, m, "")) for m in messages}
     room = max(budget - overhead - sum(prefix_cost.values()), len(messages) * 4)
     sizes = {m.message_id: count_tokens(bodies[m.message_id]) for m in messages}
     if sum(sizes.values()) <= room:

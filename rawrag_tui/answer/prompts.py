@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from .relative_dates import long_date
+
 #: Bump when the wording changes, so measured answer figures name their prompt.
 PROMPT_VERSION = 4
 
@@ -78,7 +80,7 @@ def _template(style: str) -> str:
 def format_date(day: dt.date) -> str:
     """``Monday, 8 May 2023``: the weekday helps with "last Friday" questions,
     and the day-month-year form is the one the evidence lines use."""
-    return f"{day.strftime('%A')}, {day.day} {day.strftime('%B %Y')}"
+    return f"{day.strftime('%A')}, {long_date(day)}"
 
 
 def parse_question_date(value: str | dt.date | None) -> dt.date:

@@ -1,0 +1,42 @@
+"""The sources of an answer the reader did not cite.
+
+A reader too small to cite (prompt "plain") answers in words; the evidence
+messages that share the answer's words are shown as its sources, and an
+answer no message supports is flagged as a possible guess.
+"""
+
+from __future__ import annotations
+
+from ...search.types import EvidenceMessage
+from ...words import query_terms
+from ..evidence import EvidenceViews
+
+#: At most this many messages are matched to an uncited answer.
+MATCHED_SOURCES = 2
+
+
+def match_sources(answer: str, question: str, messages: list[EvidenceMessage],
+                  views: EvidenceViews | None = None) -> list[int]:
+    """1-based numbers of the evidence messages that best support ``answer``.
+
+    Ranked by the answer's own words (those not already in the question),
+    then by the question's words (speaker included), then recency: the newer
+    message wins a tie, as the newer state of a changing fact should. A
+    message must hold every number the answer states: "4 May" is not
+    supported by a message that says "3 May", and such a message is never
+    shown as the answer's source.
+    """
+    views = views or EvidenceViews()
+    asked = query_terms(question)
+    said = query_terms(answer) - asked
+    if not said:
+        return []
+    numbers = {w for w in said if w.isdigit()}
+    scored = []
+    for i, m in enumerate(messages):
+        # Relative times resolved: "yesterday (7 May 2023)" supports "7 May 2023".
+        words = views(m).supporting_stems
+        if words & said and numbers <= words:
+            scored.append((len(words & said), len(words & asked), i))
+    best = sorted(scored, key=lambda s: (-s[0], -s[1], -s[2]))[:MATCHED_SOURCES]
+    return sorted(i + 1 for *_, i in best)

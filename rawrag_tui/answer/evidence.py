@@ -1,0 +1,97 @@
+"""One prepared view per evidence message, built once per question.
+
+Evidence selection, packing and every answer check read the same few things
+of a message: its words (text plus shared-image captions), their stems, its
+speaker's stems, its date, its text with relative times resolved, and the
+dates it states. Each used to compute them itself, so one message was
+annotated up to three times per question. :class:`EvidenceViews` keeps one
+:class:`MessageView` per message, each field computed the first time it is
+read, and is handed from selection to the checks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from functools import cached_property
+
+from ..search.types import EvidenceMessage
+from ..words import query_terms, word_stems
+from .relative_dates import annotate, message_date
+
+
+class MessageView:
+    """What the answer path reads of one evidence message; each field on first use."""
+
+    def __init__(self, message: EvidenceMessage):
+        self.message = message
+
+    @cached_property
+    def text(self) -> str:
+        """The words a question is matched against: the text and its captions."""
+        m = self.message
+        return f"{m.text} {' '.join(m.captions)}"
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        return frozenset(word_stems(self.text))
+
+    @cached_property
+    def speaker_stems(self) -> frozenset[str]:
+        return frozenset(word_stems(self.message.speaker))
+
+    @cached_property
+    def date(self) -> dt.date | None:
+        """The day the message was sent (its own clock), or None."""
+        return message_date(self.message.timestamp)
+
+    @cached_property
+    def annotated(self) -> str:
+        """The text with each relative time followed by the date it meant."""
+        return annotate(self.message.text, self.message.timestamp)
+
+    @cached_property
+    def supporting_stems(self) -> frozenset[str]:
+        """The stems an answer is matched against: speaker, text with relative
+        times resolved ("yesterday (7 May 2023)" supports "7 May 2023"), captions."""
+        return self.speaker_stems | word_stems(f"{self.annotated} {' '.join(self.message.captions)}")
+
+    @cached_property
+    def body(self) -> str:
+        """The message as the reader reads it: text plus shared-image captions, on
+        one line, relative times followed by the date they meant."""
+        body = annotate(" ".join(self.message.text.split()), self.message.timestamp)
+        for caption in self.message.captions:
+            body += f" [shares {caption}]"
+        return body
+
+    @cached_property
+    def stated_dates(self) -> tuple[str, ...]:
+        """The dates the text states, each with its year (see checks/stated_dates.py)."""
+        from .checks.stated_dates import dates_in
+
+        return tuple(dates_in(self.message.text, self.message.timestamp, self.annotated))
+
+
+class EvidenceViews:
+    """Message id -> its :class:`MessageView`, made on first request."""
+
+    def __init__(self) -> None:
+        self._views: dict[int, MessageView] = {}
+
+    def __call__(self, message: EvidenceMessage) -> MessageView:
+        view = self._views.get(message.message_id)
+        if view is None:
+            view = self._views[message.message_id] = MessageView(message)
+        return view
+
+    def speakers(self, messages: Iterable[EvidenceMessage]) -> set[str]:
+        """The stems of every speaker's name among ``messages``: they match every
+        line a person wrote, so they never name a subject."""
+        return set().union(*(self(m).speaker_stems for m in messages))
+
+    def subject(self, question: str, messages: Iterable[EvidenceMessage],
+                not_subject: Iterable[str] = ()) -> set[str]:
+        """The question's content stems that can name a subject: not a speaker
+        among ``messages`` and not one of ``not_subject`` (a check's question words)."""
+        return query_terms(question) - self.speakers(messages) - set(not_subject)

@@ -1,0 +1,163 @@
+"""Answering a question from a search result: select, prompt, read, check, cite.
+
+The reader is passed as a zero-argument factory so that a question with no
+evidence (an empty store, or nothing found) is answered without loading a
+model at all: loading the default reader takes seconds and half a gigabyte.
+The pieces live beside this module: ``budget`` (how much evidence),
+``selection`` and ``packing`` (which evidence, numbered), ``prompts``,
+``citations`` (the ``[n]`` the reader writes) and ``checks/`` (what is
+checked once it has answered).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+from ..models.protocols import Reader
+from ..progress import Progress
+from ..search.types import SearchResult
+from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
+from .checks import first_correction
+from .checks.support import match_sources
+from .citations import CITATION, CitationFilter, tidy
+from .evidence import EvidenceViews
+from .packing import PackedEvidence, pack_evidence
+from .prompts import NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
+from .selection import select_evidence
+from .types import Answer, Citation
+
+ReaderFactory = Callable[[], Reader]
+TokenCallback = Callable[[str], None]
+EvidenceCallback = Callable[[PackedEvidence], None]
+
+#: Tokens kept free for the answer when the caller does not say.
+DEFAULT_ANSWER_TOKENS = 256
+
+
+def _stream(pieces: Iterable[str], filt: CitationFilter, on_token: TokenCallback | None, clock: dict) -> Iterator[str]:
+    for piece in pieces:
+        if "first_token" not in clock:
+            clock["first_token"] = time.perf_counter() - clock["start"]
+        text = filt.feed(piece)
+        if text:
+            if on_token:
+                on_token(text)
+            yield text
+    tail = filt.flush()
+    if tail:
+        if on_token:
+            on_token(tail)
+        yield tail
+
+
+def answer_question(
+    question: str,
+    result: SearchResult,
+    reader: ReaderFactory,
+    *,
+    date: str | dt.date | None = None,
+    on_token: TokenCallback | None = None,
+    on_evidence: EvidenceCallback | None = None,
+    on_progress: Progress | None = None,
+    answer_tokens: int = DEFAULT_ANSWER_TOKENS,
+    prompt_style: str = "cited",
+    evidence_tokens: int = 0,
+    select: str = "messages",
+    first_token_seconds: float = 0.0,
+    min_evidence_tokens: int = 256,
+) -> Answer:
+    """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
+
+    ``date`` is the day the question is asked (ISO string or date; default
+    today); ``on_token`` receives the answer's text as it streams;
+    ``on_evidence`` the packed evidence, before the reader starts;
+    ``on_progress`` how much of the prompt the reader has read;
+    ``prompt_style`` is ``reader.prompt`` (see answer/prompts.py);
+    ``evidence_tokens`` bounds the evidence (0: only the reader's context
+    does); ``select`` is ``reader.select`` (messages or whole windows);
+    ``first_token_seconds`` > 0 sizes the evidence to what the reader reads
+    in that time on this machine (``timed_budget``), ``min_evidence_tokens``
+    its floor.
+    """
+    timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
+    if not any(h.messages for h in result.hits):
+        if on_token:
+            on_token(NOTHING_FOUND)
+        return Answer(question, NOTHING_FOUND, timings=timings | {"pack": 0.0, "read": 0.0})
+
+    started = time.perf_counter()
+    model = reader()
+    timings["load"] = time.perf_counter() - started
+
+    # The first-token clock starts here: reading the fixed prefix ahead is
+    # part of the wait, and so is choosing the evidence after it.
+    clock = {"start": time.perf_counter()}
+    frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style))
+    budget = max(model.context_tokens - frame_tokens - answer_tokens, 0)
+    if evidence_tokens > 0:
+        budget = min(budget, evidence_tokens)
+    rate = 0.0
+    if first_token_seconds > 0:
+        warmed = model.warm(fixed_prefix(prompt_style), frame_tokens + budget + answer_tokens + TEMPLATE_TAIL)
+        timings["warm"] = warmed.seconds
+        rest = after_prefix(frame_tokens, model.count_tokens, prompt_style)
+        budget = timed_budget(budget, warmed, first_token_seconds, min_evidence_tokens, rest)
+        rate = warmed.rate
+    started = time.perf_counter()
+    views = EvidenceViews()
+    if select == "messages":
+        packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens, views)
+    elif select == "windows":
+        packed = pack_evidence(result.hits, budget, model.count_tokens, views)
+    else:
+        raise ValueError(f"reader.select: {select!r} is neither 'messages' nor 'windows'")
+    prompt = build_prompt(question, packed.text, date, prompt_style)
+    prompt_tokens = model.count_tokens(prompt)
+    timings["pack"] = time.perf_counter() - started
+    if on_evidence:
+        on_evidence(packed)
+
+    filt = CitationFilter(len(packed.messages))
+    def reading(done: int, total: int) -> None:
+        if on_progress:
+            on_progress("read", done, total)
+
+    text = "".join(_stream(model.answer(prompt, max_tokens=answer_tokens, on_progress=reading),
+                           filt, on_token, clock))
+    timings["read"] = time.perf_counter() - clock["start"]
+    timings["first_token"] = clock.get("first_token", timings["read"])
+
+    answer = tidy(text)
+    reader_said = correction = ""
+    corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views)
+    if corrected is not None:
+        reader_said, answer, correction = answer, corrected.correction.text, corrected.why
+        filt.cited = [corrected.correction.message]
+    how = "stated" if corrected else "cited"
+    citations = [Citation.of(n, packed.messages[n - 1], how) for n in filt.cited]
+    unsupported = False
+    if not citations and prompt_style == "plain" and not is_abstention(answer):
+        matched = match_sources(answer, question, packed.messages, views)
+        citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in matched]
+        unsupported = bool(answer) and not matched
+    return Answer(
+        question=question,
+        answer=answer,
+        citations=citations,
+        dropped_citations=filt.dropped,
+        evidence_tokens=packed.tokens,
+        evidence_budget=budget,
+        prompt_rate=rate,
+        prompt_tokens=prompt_tokens,
+        dropped_windows=packed.dropped_windows,
+        cut_messages=packed.cut_messages,
+        superseded=len(packed.superseded),
+        unsupported=unsupported,
+        reader_said=reader_said,
+        correction=correction,
+        timings=timings,
+        evidence=packed.messages,
+        evidence_text=packed.text,
+    )
