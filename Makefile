@@ -13,7 +13,7 @@ BIN    := $(VENV)/bin
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 comma := ,
 
-.PHONY: demo lint test bench app package clean-venv
+.PHONY: demo lint test bench app package clean-venv screenshot
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ bench: $(VENV)/.installed-bench
 
 app: $(VENV)/.installed-core
 	$(BIN)/rawrag
+
+# docs/app.svg, the README's picture: the app searching the shipped demo history,
+# drawn by docs/screenshot.py as the snapshot tests build the app.
+screenshot: $(VENV)/.installed-core
+	$(BIN)/python docs/screenshot.py
 
 # The standalone one-folder build, dist/rawrag/ (runs without Python), made
 # from the wheel in a venv of its own: packaging/README.md.
