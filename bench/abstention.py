@@ -1,4 +1,4 @@
-"""How honestly the local reader says "not in your history" (issue 11).
+"""How honestly the local reader says "not in your history": an answer it cannot give must not be a guess.
 
 LoCoMo's category 5 questions are adversarial: each asks about something the
 conversation never says (it swaps who did what). Categories 1-4 are answered

@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     rs = mem.settings.reader
     target = rs.first_token_seconds or 10.0
     print(f"\nLoCoMo token F1, {len(rows)} questions of {data.name}, reader {args.reader}, "
-          f"prompt {rs.prompt} (v{PROMPT_VERSION}), select {rs.select}, evidence budget {mem.evidence_tokens()} "
+          f"prompt {rs.prompt} (v{PROMPT_VERSION}), select {rs.select}, "
+          f"evidence budget {mem.answer_options()['evidence_tokens']} "
           f"(sized to a {rs.first_token_seconds:g} s first token), "
           f"K {mem.settings.retrieval.top_k}")
     for cat, name in CATEGORY.items():

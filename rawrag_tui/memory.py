@@ -43,31 +43,6 @@ __all__ = ["BUSY", "DeviceReport", "EmbedKind", "Embedder", "ImportReport", "Mem
 class Memory:
     """One home: its settings, its store and the models it loads on first use."""
 
-    def empty_hint(self) -> str | None:
-        """What a first search or question on a memory with nothing imported
-        says (how to fill it), instead of a bare "no matches"; None otherwise."""
-        if self.store.has_windows():
-            return None
-        return (f"the memory in {self.settings.home} is empty: import an export with `rawrag import FILE`, "
-                f"or try `rawrag demo` (a sample history, kept apart in {default_home() / 'demo'})")
-
-    #: Share of Chinese/Japanese/Korean messages from which an import suggests the multilingual profile.
-    CJK_HINT_SHARE = 0.2
-
-    def language_hint(self, source_id: int | None = None) -> str | None:
-        """After an import: when many messages are Chinese/Japanese/Korean and the embedder is the
-        English one, say how to search them by meaning (README "Chinese, Japanese and Korean")."""
-        from .models.registry import get_profile
-
-        embed = get_profile(self.settings.models.profile).role("embed")
-        if self.settings.models.embed_model or embed.kind != "minilm-embed":
-            return None
-        cjk, total = self.store.cjk_messages(source_id)
-        if not total or cjk / total < self.CJK_HINT_SHARE:
-            return None
-        return (f"{cjk:,} of {total:,} messages are Chinese, Japanese or Korean: lexical search finds their words; "
-                "to search them by meaning too, run `rawrag models use multilingual` then `rawrag index`")
-
     def __init__(self, settings: Settings, store: Store, embedder: Embedder | None = None,
                  reranker: Reranker | None = None):
         self.settings = settings
@@ -98,6 +73,33 @@ class Memory:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    # -- hints the faces show ------------------------------------------------
+
+    def empty_hint(self) -> str | None:
+        """What a first search or question on a memory with nothing imported
+        says (how to fill it), instead of a bare "no matches"; None otherwise."""
+        if self.store.has_windows():
+            return None
+        return (f"the memory in {self.settings.home} is empty: import an export with `rawrag import FILE`, "
+                f"or try `rawrag demo` (a sample history, kept apart in {default_home() / 'demo'})")
+
+    #: Share of Chinese/Japanese/Korean messages from which an import suggests the multilingual profile.
+    CJK_HINT_SHARE = 0.2
+
+    def language_hint(self, source_id: int | None = None) -> str | None:
+        """After an import: when many messages are Chinese/Japanese/Korean and the embedder is the
+        English one, say how to search them by meaning (README "Chinese, Japanese and Korean")."""
+        from .models.registry import get_profile
+
+        embed = get_profile(self.settings.models.profile).role("embed")
+        if self.settings.models.embed_model or embed.kind != "minilm-embed":
+            return None
+        cjk, total = self.store.cjk_messages(source_id)
+        if not total or cjk / total < self.CJK_HINT_SHARE:
+            return None
+        return (f"{cjk:,} of {total:,} messages are Chinese, Japanese or Korean: lexical search finds their words; "
+                "to search them by meaning too, run `rawrag models use multilingual` then `rawrag index`")
 
     # -- models (loaded on first use) --------------------------------------
 

@@ -6,9 +6,9 @@ with a reader that records its prompt."""
 from __future__ import annotations
 
 from rawrag_tui.answer.citations import CitationFilter
+from rawrag_tui.answer.dates import annotate
 from rawrag_tui.answer.evidence import MessageView
 from rawrag_tui.answer.reading import answer_question
-from rawrag_tui.answer.relative_dates import annotate
 from rawrag_tui.answer.selection import select_evidence, superseded_by
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
@@ -132,7 +132,7 @@ def test_the_demo_wedding_question_gets_the_moved_date_and_not_the_old_one(open_
     reader = RecordingReader()
     result = mem.search("When is Maya's wedding?")
     answer = answer_question("When is Maya's wedding?", result, lambda: reader, date="2026-12-01",
-                             prompt_style="plain", evidence_tokens=mem.evidence_tokens())
+                             prompt_style="plain", evidence_tokens=mem.answer_options()["evidence_tokens"])
     prompt = reader.prompts[0]
     assert "The wedding moves to Sunday 11 October" in prompt
     assert "Saturday 20 September at the lake house" not in prompt

@@ -3,8 +3,9 @@ date the latest message on the subject states (answer/checks/stated_dates.py).""
 
 from __future__ import annotations
 
-from rawrag_tui.answer.checks.stated_dates import asks_when, dates_in, is_stated, latest_stated_date
+from rawrag_tui.answer.checks.stated_dates import asks_when, is_stated, latest_stated_date
 from rawrag_tui.answer.checks.stated_dates import check as second_pass
+from rawrag_tui.answer.dates import dates_in
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 

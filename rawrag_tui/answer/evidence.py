@@ -17,7 +17,7 @@ from functools import cached_property
 
 from ..search.types import EvidenceMessage
 from ..words import query_terms, word_stems
-from .relative_dates import annotate, message_date
+from .dates import annotate, dates_in, message_date
 
 
 class MessageView:
@@ -67,9 +67,7 @@ class MessageView:
 
     @cached_property
     def stated_dates(self) -> tuple[str, ...]:
-        """The dates the text states, each with its year (see checks/stated_dates.py)."""
-        from .checks.stated_dates import dates_in
-
+        """The dates the text states, each with its year (:func:`~.dates.dates_in`)."""
         return tuple(dates_in(self.message.text, self.message.timestamp, self.annotated))
 
 

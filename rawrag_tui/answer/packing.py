@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..search.types import EvidenceMessage, Hit
+from .dates import long_date
 from .evidence import EvidenceViews
-from .relative_dates import long_date
 
 TokenCounter = Callable[[str], int]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from .relative_dates import long_date
+from .dates import long_date
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
 PROMPT_VERSION = 4
@@ -28,7 +28,7 @@ NOTHING_FOUND = "Nothing in your history matches this question, so there is noth
 # answer:" so a small reader answers with the answer itself rather than a
 # sentence restating the question (a 20-line reference script with this form
 # scored LoCoMo F1 42.9 with the bundled 0.5B reader where a sentence-style
-# prompt scored 13.7: issue 11). The rules a small reader gets wrong are said
+# prompt scored 13.7, docs/answers.md). The rules a small reader gets wrong are said
 # plainly: the later message wins; a date in parentheses is what "yesterday" meant.
 _RULES = (
     "Answer a question about the user's chat history using only the messages below. "

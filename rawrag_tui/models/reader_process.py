@@ -41,9 +41,9 @@ from typing import Any
 
 from ..errors import ModelError, ReaderCrashed, UserError
 from ..settings import Settings
-from . import reader_build
 from .gguf import PackagedGguf, VerifiedCache, check_magic, verify
 from .protocols import Warmed
+from .reader_build import install_command
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -159,7 +159,7 @@ def crash_message(returncode: int, launch: ReaderLaunch, info: dict[str, Any], s
     features = compiled_features(info.get("system_info", ""))
     if features:
         build += f" built with {' '.join(features)}"
-    rebuild = reader_build.install_command()
+    rebuild = install_command()
     if returncode < 0:
         number = -returncode
         try:

@@ -1,4 +1,6 @@
-"""Relative times in a message, resolved against the message's own date.
+"""Dates in a message's text: relative times resolved, stated dates found.
+
+Relative times are resolved against the message's own date.
 
 "I lost my job yesterday", written on 20 January 2023, means 19 January 2023.
 A small reader copies "yesterday" into its answer instead of working that
@@ -10,6 +12,11 @@ week, a month or a year where it names those.
 
 The raw text in the store is never changed: this runs only on the copy a
 reader is shown.
+
+:func:`dates_in` finds the dates a message states ("Saturday 3 May", "May
+3rd, 2026", "2026-05-03", and what :func:`annotate` resolved), each given its
+year from the date the message was sent; the answer checks compare answers
+with them.
 """
 
 from __future__ import annotations
@@ -122,3 +129,80 @@ def annotate(text: str, timestamp: str | None) -> str:
         last = end
     out.append(text[last:])
     return "".join(out)
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")
+_MONTH = r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" \
+         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_WEEKDAY = r"(?:(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?)?"
+_ORD = r"(?:st|nd|rd|th)?"
+#: "Saturday 3 May", "3rd of May 2026", "May 3", "May 3rd, 2026", "2026-05-03".
+_DATE = re.compile(
+    r"\b(?:" + _WEEKDAY + r"(?P<d1>\d{1,2})" + _ORD + r"(?:\s+of)?\s+" + _MONTH.format("m1")
+    + r"(?:,?\s+(?P<y1>\d{4}))?"
+    + r"|" + _WEEKDAY.replace("wd", "wd2") + _MONTH.format("m2") + r"\s+(?P<d2>\d{1,2})" + _ORD
+    + r"(?:,?\s+(?P<y2>\d{4}))?"
+    + r"|(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2}))\b",
+    re.IGNORECASE,
+)
+#: What :func:`dates.annotate` adds: "(7 May 2023)", "(the week before 9 June 2023)",
+#: "(May 2023)", "(2022)".
+_RESOLVED = re.compile(r"\((?P<what>(?:the (?:week|weekend) (?:before|after|of) )?(?:\d{1,2} )?"
+                       r"(?:[A-Z][a-z]+ )?\d{4})\)")
+
+
+def _year_near(day: int, month: int, sent: dt.date) -> dt.date | None:
+    """The day-month nearest to the date the message was sent (a plan or a memory, within the year around it)."""
+    best = None
+    for year in (sent.year - 1, sent.year, sent.year + 1):
+        try:
+            candidate = dt.date(year, month, day)
+        except ValueError:
+            continue
+        if best is None or abs((candidate - sent).days) < abs((best - sent).days):
+            best = candidate
+    return best
+
+
+def _month_number(name: str) -> int:
+    name = name.lower()
+    return next(i for i, full in enumerate(_MONTHS, 1) if full.startswith(name[:3]))
+
+
+def dates_in(text: str, timestamp: str | None, annotated: str | None = None) -> list[str]:
+    """The dates ``text`` states, in the order it states them, each with its year
+    (``annotated``: ``text`` with its relative times resolved, when already made)."""
+    sent = message_date(timestamp)
+    body = annotate(text, timestamp) if annotated is None else annotated
+    found: list[tuple[int, str]] = []
+    for m in _RESOLVED.finditer(body):
+        found.append((m.start(), m["what"]))
+    for m in _DATE.finditer(body):
+        if any(start <= m.start() < start + len(what) + 2 for start, what in found):
+            continue  # inside an annotation already taken whole
+        if m["iy"]:
+            try:
+                day = dt.date(int(m["iy"]), int(m["im"]), int(m["id"]))
+            except ValueError:
+                continue
+            found.append((m.start(), long_date(day)))
+            continue
+        d, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
+        number = _month_number(month)
+        if year:
+            try:
+                day = dt.date(int(year), number, int(d))
+            except ValueError:
+                continue
+        elif sent is not None:
+            near = _year_near(int(d), number, sent)
+            if near is None:
+                continue
+            day = near
+        else:
+            continue
+        # The weekday a person wrote is not repeated: it can disagree with the
+        # calendar ("Saturday 3 May" in 2026, a Sunday), and the day is what counts.
+        found.append((m.start(), long_date(day)))
+    return [what for _, what in sorted(found)]
