@@ -1,11 +1,11 @@
-"""Words: the one stop-word list and the light stem every layer matches words with.
+"""Words: the stop words and the light stem every layer matches words with.
 
-The lexical channel leaves stop words out of a query: a question is mostly
-such words ("when is the wedding at the mill"), and each matches nearly
-every window, so "the" alone makes a query over 200,000 windows read
-200,000 rows while BM25 gives it almost no weight (docs/benchmarks.md,
-search at scale). Highlighting, evidence selection and the answer checks
-drop the same words when they look for a question's subject.
+A question is mostly function words ("when is the wedding at the mill").
+The lexical channel leaves them out of a query: each matches nearly every
+window, so "the" alone makes a query over 200,000 windows read 200,000 rows
+while BM25 gives it almost no weight (docs/benchmarks.md, search at scale).
+Highlighting, evidence selection and the answer checks leave out the core
+of the same list when they look for a question's subject.
 """
 
 from __future__ import annotations
@@ -14,20 +14,30 @@ import re
 
 WORD = re.compile(r"\w+", re.UNICODE)
 
-STOPWORDS = frozenset("""
-a about above after again all am an and any are as at be been before being below between both but by
-can could did do does doing down during each few for from further had has have having he her here hers
-herself him himself his how i if in into is it its itself just me more most my myself no nor not now of
-off on once only or other our ours ourselves out over own same she should so some such than that the
-their theirs them themselves then there these they this those through to too under until up very was we
-were what when where which while who whom why will with would you your yours yourself yourselves
-s t d ll m re ve
+#: Function words no layer takes for a question's subject: highlighting,
+#: evidence selection and the answer checks leave them out of a question.
+STOPWORDS = frozenset(
+    "a an and are as at be by did do does for from had has have he her his how i in is it its me my now of on or "
+    "our she so that the their them they this to was we were what when where which who why will with you your".split()
+)
+
+#: What the lexical channel also leaves out of a query. Its reason is cost,
+#: not meaning: FTS5 scores every window a term matches before it takes the
+#: best N, so each such word read most of a 200,000-window store. The answer
+#: path keeps these: "before", "after", "not", "no longer" and "more" shape
+#: which message a question is about (dropping them there changed the
+#: evidence of 27 of 398 LoCoMo conv-26 question-and-budget cases).
+LEXICAL_STOPWORDS = STOPWORDS | frozenset("""
+about above after again all am any been before being below between both but can could d doing down during each
+few further having here hers herself him himself if into itself just ll m more most myself no nor not off once
+only other ours ourselves out over own re s same should some such t than theirs themselves then there these those
+through too under until up ve very while whom would yours yourself yourselves
 """.split())
 
 
 def content_words(words: list[str]) -> list[str]:
-    """``words`` without the stop words, unless that would leave none."""
-    kept = [w for w in words if w not in STOPWORDS]
+    """``words`` without the lexical channel's stop words, unless that would leave none."""
+    kept = [w for w in words if w not in LEXICAL_STOPWORDS]
     return kept or words
 
 
