@@ -10,7 +10,7 @@ its own). Real text matters for the lexical channel: its cost is the length
 of each query word's posting list, and core_bench.py's 100-word synthetic
 vocabulary puts every query word in every window. Each window gets a random
 unit vector: sqlite-vec's scan cost depends on the count and the width, not
-the values (bench/dense_scale.py and the README measure what quantizing
+the values (bench/dense_scale.py and docs/benchmarks.md measure what quantizing
 costs in quality on LoCoMo's real vectors). The queries are the
 conversation's own questions, embedded by the real bundled model; that time
 is inside the dense and hybrid figures, as a user waits for it.

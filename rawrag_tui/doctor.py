@@ -7,7 +7,7 @@ runs in its own process on a prompt of 512+ tokens, long enough for the
 batched matrix kernels that crash a wrong build; a one-token prompt passes on
 a broken build.
 
-Each check is a :class:`Check`; the report is JSON-ready (the README documents
+Each check is a :class:`Check`; the report is JSON-ready (docs/cli.md documents
 its shape). Nothing here is a face: ``toolkit.doctor`` calls :func:`diagnose`.
 """
 

@@ -89,7 +89,7 @@ class Memory:
 
     def language_hint(self, source_id: int | None = None) -> str | None:
         """After an import: when many messages are Chinese/Japanese/Korean and the embedder is the
-        English one, say how to search them by meaning (README "Chinese, Japanese and Korean")."""
+        English one, say how to search them by meaning (docs/models.md)."""
         from .models.registry import get_profile
 
         embed = get_profile(self.settings.models.profile).role("embed")

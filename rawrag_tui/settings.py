@@ -38,19 +38,19 @@ class WindowSettings:
 
 @dataclass(frozen=True)
 class RetrievalSettings:
-    mode: str = "hybrid"  # dense | lexical | hybrid (measured best on LoCoMo: see README)
+    mode: str = "hybrid"  # dense | lexical | hybrid (measured best on LoCoMo: docs/benchmarks.md)
     candidates: int = 128  # recall depth N per channel
     top_k: int = 15  # windows kept after rerank
     rrf_k: int = 60  # reciprocal-rank fusion constant
     #: how many fused candidates the reranker sees; 0 = by device: the paper's
-    #: 128 on a GPU, 32 on a CPU (a 2-core CPU reranks ~32 MiniLM pairs in ~5 s: README)
+    #: 128 on a GPU, 32 on a CPU (a 2-core CPU reranks ~32 MiniLM pairs in ~5 s: docs/models.md)
     rerank_depth: int = 0
     expand: bool = True  # grow windows to full messages
     #: When no window holds any of the query's words, dense hits below this
     #: cosine similarity are dropped; the rest are labelled "nearest by
     #: meaning". bench/meaning_floor.py, bundled embedder, LoCoMo dev conversation:
     #: at 0.25, 95% of questions' evidence windows stay above it and all 20
-    #: off-topic queries (e.g. "pizza") come back empty (README).
+    #: off-topic queries (e.g. "pizza") come back empty (docs/benchmarks.md, "The meaning floor").
     meaning_floor: float = 0.25
     #: A space with at most this many vectors is searched exactly (a cosine
     #: scan of every float vector); above it, sqlite-vec's binary-quantized
@@ -58,7 +58,7 @@ class RetrievalSettings:
     #: them. 2-core AMD VM: the exact scan costs ~1.7 ms per 1,000 vectors,
     #: the quantized search ~0.25 (x1) or ~0.45 ms (x2); on LoCoMo, made to
     #: choose (16 candidates of 95 windows), x1 lost 5.3 points of dense
-    #: all-evidence coverage and x2 none, so x2 (README, "Speed, measured").
+    #: all-evidence coverage and x2 none, so x2 (docs/benchmarks.md, "Dense recall at 200,000 windows").
     exact_below: int = 20_000
     oversample: int = 2
     #: The lexical channel leaves out a query word found in more than this
@@ -74,7 +74,7 @@ class ModelSettings:
     #: windows embedded per committed transaction: what a killed `index` can lose
     commit_batch: int = 256
     #: Longest input the bundled embedder sees, in its own (WordPiece) tokens.
-    embed_max_tokens: int = 256  # the model's training length; 512 measured no better on LoCoMo (README)
+    embed_max_tokens: int = 256  # the model's training length; 512 measured no better on LoCoMo (docs/benchmarks.md)
     #: auto: CUDA when onnxruntime-gpu sees a GPU, else CPU. Or "cpu" / "cuda".
     device: str = "auto"
     threads: int = 0  # 0 = let the runtime decide (physical cores)
@@ -132,14 +132,14 @@ class ReaderSettings:
     first_token_seconds: float = 10.0
     #: The least evidence a question gets, however slow the machine: it waits
     #: longer rather than answer from a few lines (smaller budgets were not
-    #: measured; the README's sweep starts at 512, the sized runs at 256).
+    #: measured; docs/answers.md's sweep starts at 512, the sized runs at 256).
     min_evidence_tokens: int = 256
     #: "messages": the messages that match the question, their neighbours and
     #: the latest state of a changed fact (answer/selection.py);
     #: "windows": the kept windows whole, in rank order.
     select: str = "messages"
     #: Prompt tokens llama.cpp reads per step; progress is reported per step.
-    #: 128-512 read equally fast on 2 cores (README); 256 reports twice as often as 512.
+    #: 128-512 read equally fast on 2 cores (docs/models.md); 256 reports twice as often as 512.
     batch: int = 256
     #: Seconds the reader's process may go without a sign of life (a progress
     #: report or a token) before it is taken for hung and stopped.

@@ -92,7 +92,7 @@ def test_a_tampered_weight_file_is_refused_before_loading(tmp_path, monkeypatch)
 @pytest.mark.slow
 @pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo dev conversation not present")
 def test_english_coverage_on_locomo_within_a_point_of_minilm(tmp_path, ml_embedder):
-    """Bundled MiniLM: 74.0% dense, 86.0% hybrid all-evidence coverage at K=15 (README)."""
+    """Bundled MiniLM: 74.0% dense, 86.0% hybrid all-evidence coverage at K=15 (docs/models.md)."""
     from rawrag_tui.eval import locomo, runner
     from rawrag_tui.eval.compare import Setting
 

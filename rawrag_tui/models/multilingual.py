@@ -4,7 +4,7 @@ The bundled all-MiniLM-L6-v2 is an English model: for a Chinese query it
 ranks by surface noise. Two multilingual models arrive offline inside pip
 packages (../shared/MODELS.md); both are wrapped here behind the Embedder
 protocol so the choice between them is a measurement (bench/cjk_search.py,
-README "Chinese, Japanese and Korean"), not a guess:
+docs/models.md, "Chinese, Japanese and Korean"), not a guess:
 
 - ``use``: Google's Universal Sentence Encoder multilingual v3 (16 languages
   incl. zh, ja, ko), a CNN over SentencePiece pieces, run in plain numpy by

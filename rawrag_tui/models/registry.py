@@ -90,7 +90,7 @@ QWEN_READER_NOTE = "reader on llama.cpp; turn Qwen3's thinking off (/no_think) f
 BUNDLED = Profile(
     name="bundled",
     description="offline right after pip install: MiniLM int8 embedder, no reranker, Qwen2.5-Coder-0.5B reader",
-    # Measured: the LoCoMo sweep in the README (bench/reader_locomo.py), 2 CPU cores.
+    # Measured: the LoCoMo sweep in docs/answers.md (bench/reader_locomo.py), 2 CPU cores.
     evidence_tokens=1024,
     roles={
         "embed": RoleSpec(
@@ -198,7 +198,7 @@ QWEN3_4B = Profile(
 )
 
 # The multilingual embedder (rawrag_tui/models/multilingual.py), chosen over
-# multilingual-e5-small by bench/cjk_search.py (README "Chinese, Japanese and Korean").
+# multilingual-e5-small by bench/cjk_search.py (docs/models.md, "Chinese, Japanese and Korean").
 USE_EMBED = RoleSpec(
     role="embed",
     source="package",

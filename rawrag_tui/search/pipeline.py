@@ -2,7 +2,7 @@
 
 Dense recall is the paper's: the raw question embedded, cosine top-N windows.
 The lexical (FTS5 BM25) channel and reciprocal-rank fusion are our additions,
-measured on LoCoMo before becoming the default (README). With no reranker the
+measured on LoCoMo before becoming the default (docs/benchmarks.md). With no reranker the
 fused order passes through to the top-K cut.
 """
 

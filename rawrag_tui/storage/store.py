@@ -396,7 +396,7 @@ class Store:
         binary-quantized vectors finds ``n * oversample`` candidates, and their
         float vectors, read by id, give the true cosine distances and the order.
         At 200,000 windows the dense channel took 113 ms p50 this way against 482 ms
-        for the exact scan (bench/search_scale.py, README).
+        for the exact scan (bench/search_scale.py, docs/benchmarks.md).
         """
         blob = np.asarray(query, dtype=np.float32).tobytes()
         large = self._one(f"SELECT 1 FROM vecf_{space_id} LIMIT 1 OFFSET ?", (int(exact_below),)) is not None
