@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from rawrag_tui.answer.types import Answer, Citation
@@ -22,6 +24,47 @@ def test_ask_passes_the_streams_to_memory_ask():
 
     assert service.ask(Mem(), "q", seen.append, evidence.append, lambda *a: progress.append(a)) == "done"
     assert seen == ["b"] and evidence == ["packed"] and progress == [("read", 512, 1024)]
+
+
+def test_the_gate_holds_the_store_lock_around_each_call_and_lends_it_to_index():
+    """Each typed call runs under the app's one lock; index only gets the lock, to take
+    around each commit (searches run while the model embeds); import stores without embedding."""
+    held = {}
+
+    def busy_for_another_thread() -> bool:  # the lock is reentrant: its own thread could take it
+        seen = []
+        thread = threading.Thread(target=lambda: seen.append(gate.busy))
+        thread.start()
+        thread.join()
+        return seen[0]
+
+    class Mem:
+        def __getattr__(self, name):
+            def call(*args, **kwargs):
+                held[name] = (busy_for_another_thread(), args, kwargs)
+                return {"windows": 0}
+            return call
+
+    gate = service.MemoryGate(Mem())
+    gate.status()
+    gate.sources()
+    gate.conversations(3, "trip")
+    gate.conversation(4)
+    gate.messages(4)
+    gate.search("q", mode="lexical")
+    gate.delete_conversation(5)
+    gate.delete_source(6)
+    gate.import_path("x.zip", "jsonl", progress=print)
+    gate.close()
+    gate.ask("q", print)
+    assert all(busy for busy, _, _ in held.values()), held
+    assert held["conversations"][1:] == ((3, "trip"), {})
+    assert held["search"][1:] == (("q",), {"mode": "lexical"})
+    assert held["import_path"][1:] == (("x.zip", "jsonl"), {"embed": False, "progress": print})
+    gate.index(print)
+    busy, args, kwargs = held["index"]
+    assert not busy and args == (print,) and kwargs == {"lock": gate.hold()}
+    assert not gate.busy
 
 
 def test_citation_target_is_the_cited_evidence_message():

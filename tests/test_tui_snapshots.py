@@ -4,6 +4,7 @@ after a deliberate change, and look at the SVGs before committing them."""
 
 from __future__ import annotations
 
+from rawrag_tui import toolkit
 from tests.tui_fixtures import app_for, fake_ask, filled, settle, tui_template, until  # noqa: F401
 
 SMALL = (80, 24)
@@ -63,7 +64,8 @@ def test_status(snap_compare, filled, monkeypatch):
     # pin what the facade reports (the screen's own formatting still runs; test_tui_app checks the real row).
     monkeypatch.setattr(filled, "device",
                         lambda: {"device": "CPUExecutionProvider", "reason": "pinned for the snapshot"})
-    monkeypatch.setattr(filled, "reader_missing", lambda: "not in this picture")  # with or without the reader
+    # with or without the reader (a call that needs no home: toolkit, as the screen calls it)
+    monkeypatch.setattr(toolkit, "reader_missing", lambda: "not in this picture")
     real_status = filled.status
     monkeypatch.setattr(filled, "status", lambda: {**real_status(), "embedding_fingerprint": "all-MiniLM-L6-v2-int8",
                                                    "database_bytes": 1024 * 1024})

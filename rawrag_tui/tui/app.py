@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.screen import ModalScreen, Screen
 
 from ..errors import UserError
+from ..progress import ProgressMeter
 from . import keys
+from .host import Host
 from .screens.ask import AskScreen
 from .screens.base import RawragScreen
 from .screens.conversation import ConversationScreen
@@ -28,6 +30,9 @@ from .screens.library import LibraryScreen
 from .screens.search import SearchScreen
 from .screens.status import StatusScreen
 from .service import MemoryGate
+
+if TYPE_CHECKING:
+    from ..memory import Memory, Settings
 
 
 class RawragApp(App):
@@ -42,7 +47,7 @@ class RawragApp(App):
         "status": StatusScreen,
     }
 
-    def __init__(self, memory: Any, *, display_home: str | None = None, cursor_blink: bool = True,
+    def __init__(self, memory: Memory, *, display_home: str | None = None, cursor_blink: bool = True,
                  warm_up: bool = True):
         super().__init__()
         self.memory = memory
@@ -52,7 +57,11 @@ class RawragApp(App):
         self.warm_up_models = warm_up
         self.data_version = 0
         self.user_keymap = dict(memory.settings.keymap)
-        self.active_meters: set = set()
+        self.active_meters: set[ProgressMeter] = set()
+
+    @property
+    def settings(self) -> Settings:
+        return self.memory.settings
 
     def on_mount(self) -> None:
         self.set_keymap(self.user_keymap)
@@ -60,7 +69,7 @@ class RawragApp(App):
         if stray:
             self.notify(f"config.toml [keymap]: unknown binding id(s) {', '.join(stray)}; see ? for the ids",
                         severity="warning", timeout=8)
-        empty = self.gate("status")["conversations"] == 0  # no worker runs yet: safe on this thread
+        empty = self.gate.status()["conversations"] == 0  # no worker runs yet: safe on this thread
         self.switch_mode("library")
         if empty:
             self.push_screen(WelcomeScreen())
@@ -131,16 +140,16 @@ class RawragApp(App):
 
     @work(thread=True, group="delete")
     def delete(self, kind: str, item_id: int, label: str) -> None:
-        method = "delete_conversation" if kind == "conversation" else "delete_source"
+        delete = self.gate.delete_conversation if kind == "conversation" else self.gate.delete_source
         try:
-            removed = self.gate(method, item_id)
+            removed = delete(item_id)
         except UserError as exc:  # already gone (deleted elsewhere)
             self.call_from_thread(self.notify, str(exc), severity="warning")
             self.call_from_thread(self.data_changed)
             return
         self.call_from_thread(self.deleted, kind, item_id, label, removed)
 
-    def deleted(self, kind: str, item_id: int, label: str, removed: dict) -> None:
+    def deleted(self, kind: str, item_id: int, label: str, removed: dict[str, int]) -> None:
         while isinstance(self.screen, ConversationScreen) and (
                 kind == "source" or self.screen.conversation_id == item_id):
             self.pop_screen()
@@ -195,6 +204,11 @@ class RawragApp(App):
         self.exit()
 
 
+#: The screens know the app only as a Host (host.py, no import of this module): the type checker
+#: checks here that RawragApp is one.
+_AS_HOST: type[Host] = RawragApp
+
+
 def build_app(memory_or_home: Any = None, *, display_home: str | None = None, cursor_blink: bool = True,
               warm_up: bool = True, embedder: Any = None) -> RawragApp:
     """The app over an open Memory, or over one opened on a home directory (``None``: the default)."""
@@ -212,6 +226,5 @@ def run_app(home: str | Path | None = None) -> int:
     try:
         app.run()
     finally:
-        with app.gate.hold():  # an import cancelled on quit finishes rolling back first
-            app.memory.close()
+        app.gate.close()  # an import cancelled on quit finishes rolling back first
     return app.return_code or 0

@@ -15,24 +15,78 @@ from ..progress import Cancelled, ProgressMeter, human_duration  # noqa: F401  (
 
 if TYPE_CHECKING:
     from ..answer.types import Answer, Citation
-    from ..memory import Memory
+    from ..memory import ImportReport, Memory, Status
+    from ..progress import Progress
+    from ..search.types import SearchResult
 
 
 class MemoryGate:
-    """Serialises every facade call behind one lock.
+    """Serialises every facade call behind one lock: one method per Memory call the app makes.
 
     The store is one apsw connection; workers run on several threads, and an
     import's transaction must not interleave with a search or a delete.
-    A call made while an import runs simply waits for it.
+    A call made while an import runs simply waits for it. The methods run on
+    the worker threads that call them; the screens hand their results back
+    with ``app.call_from_thread``.
     """
 
     def __init__(self, memory: Memory):
         self.memory = memory
         self._lock = threading.RLock()
 
-    def __call__(self, method: str, *args: Any, **kwargs: Any) -> Any:
+    # -- reads -------------------------------------------------------------------
+
+    def status(self) -> Status:
         with self._lock:
-            return getattr(self.memory, method)(*args, **kwargs)
+            return self.memory.status()
+
+    def sources(self) -> list[dict]:
+        with self._lock:
+            return self.memory.sources()
+
+    def conversations(self, source_id: int | None = None, text_filter: str | None = None) -> list[dict]:
+        with self._lock:
+            return self.memory.conversations(source_id, text_filter)
+
+    def conversation(self, conversation_id: int) -> dict | None:
+        with self._lock:
+            return self.memory.conversation(conversation_id)
+
+    def messages(self, conversation_id: int) -> list[dict]:
+        with self._lock:
+            return self.memory.messages(conversation_id)
+
+    def search(self, query: str, *, mode: str | None = None) -> SearchResult:
+        with self._lock:
+            return self.memory.search(query, mode=mode)
+
+    def ask(self, question: str, on_piece: Callable[[str], None],
+            on_evidence: Callable[[Any], None] | None = None,
+            on_progress: Callable[[str, int, int | None], None] | None = None) -> Answer:
+        """:func:`ask` under the lock, for the whole answer (the reader streams meanwhile)."""
+        with self._lock:
+            return ask(self.memory, question, on_piece, on_evidence, on_progress)
+
+    # -- changes -----------------------------------------------------------------
+
+    def import_path(self, path: str, fmt: str = "auto", *, progress: Progress | None = None) -> ImportReport:
+        """Store and window one export under the lock (one transaction, all or nothing);
+        embedding is left to :meth:`index`, so the lock is not held while the model runs."""
+        with self._lock:
+            return self.memory.import_path(path, fmt, embed=False, progress=progress)
+
+    def index(self, progress: Progress | None = None) -> dict[str, int]:
+        """Window and embed what waits, holding the lock only around each store access and
+        commit: searches (and the other reads) run while the model embeds."""
+        return self.memory.index(progress, lock=self._lock)
+
+    def delete_conversation(self, conversation_id: int) -> dict[str, int]:
+        with self._lock:
+            return self.memory.delete_conversation(conversation_id)
+
+    def delete_source(self, source_id: int) -> dict[str, int]:
+        with self._lock:
+            return self.memory.delete_source(source_id)
 
     def warm_up(self) -> None:
         """Load the embedder now (about 2 s) so the first search does not pay for it."""
@@ -40,8 +94,15 @@ class MemoryGate:
             if self.memory.counts()["windows"]:
                 self.memory.embedder  # noqa: B018 - the property loads the model
 
+    def close(self) -> None:
+        """Close the memory once the lock is free: an import cancelled on quit finishes rolling back first."""
+        with self._lock:
+            self.memory.close()
+
+    # -- the lock ------------------------------------------------------------------
+
     def hold(self) -> threading.RLock:
-        """The lock itself, for a call that streams (``with gate.hold(): ...``)."""
+        """The lock itself, for a caller that must keep the store still (``with gate.hold(): ...``)."""
         return self._lock
 
     @property

@@ -45,7 +45,7 @@ class AskScreen(RawragScreen):
             yield Static("", id="evidence")
 
     def on_mount(self) -> None:
-        self.query_one("#question", Input).cursor_blink = self.app.cursor_blink
+        self.query_one("#question", Input).cursor_blink = self.host.cursor_blink
         missing = toolkit.reader_missing()
         if missing:
             self.set_answer(Text(missing, style=self.get_component_rich_style("ask--note")))
@@ -90,8 +90,7 @@ class AskScreen(RawragScreen):
             self.app.call_from_thread(self.show_reading, done, total)
 
         try:
-            with self.gate.hold():
-                answer = service.ask(self.app.memory, question, on_piece, on_evidence, on_progress)
+            answer = self.gate.ask(question, on_piece, on_evidence, on_progress)
         except UserError as exc:
             # Also a reader that crashed or hung: one line here, and the next
             # question starts a fresh reader process.
@@ -174,7 +173,7 @@ class AskScreen(RawragScreen):
             self.app.notify("This citation does not say which message it is.", severity="warning")
             return
         conversation_id, message_id = target
-        self.app.open_conversation(conversation_id, focus_message_id=message_id, marked=(message_id,))
+        self.host.open_conversation(conversation_id, focus_message_id=message_id, marked=(message_id,))
 
     # -- actions -------------------------------------------------------------------
 

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from ..host import Host, host_of
+from ..service import MemoryGate
 from ..widgets.navbar import NavBar
-
-if TYPE_CHECKING:
-    from textual import getters
-
-    from ..app import RawragApp
 
 
 class RawragScreen(Screen):
     #: Which nav bar entry is lit.
     PLACE = ""
-
-    if TYPE_CHECKING:
-        # These screens only ever run inside RawragApp: lets the type checker see its attributes.
-        app = getters.app(RawragApp)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -37,17 +28,22 @@ class RawragScreen(Screen):
         return iter(())
 
     @property
-    def gate(self):
-        return self.app.gate
+    def host(self) -> Host:
+        """The app, as the screens know it (these screens only ever run inside RawragApp)."""
+        return host_of(self)
+
+    @property
+    def gate(self) -> MemoryGate:
+        return self.host.gate
 
     def on_screen_resume(self) -> None:
-        if self.seen_version != self.app.data_version:
-            self.seen_version = self.app.data_version
+        if self.seen_version != self.host.data_version:
+            self.seen_version = self.host.data_version
             self.refresh_data()
 
     def data_changed(self) -> None:
         """Called by the app on the visible screen after an import or delete."""
-        self.seen_version = self.app.data_version
+        self.seen_version = self.host.data_version
         self.refresh_data()
 
     def refresh_data(self) -> None:

@@ -40,8 +40,8 @@ class ConversationScreen(RawragScreen):
 
     @work(thread=True, exclusive=True, group="conversation")
     def load(self) -> None:
-        info = self.gate("conversation", self.conversation_id)
-        messages = self.gate("messages", self.conversation_id) if info else []
+        info = self.gate.conversation(self.conversation_id)
+        messages = self.gate.messages(self.conversation_id) if info else []
         self.app.call_from_thread(self.show, info, messages)
 
     def show(self, info: dict | None, messages: list[dict]) -> None:
@@ -65,5 +65,5 @@ class ConversationScreen(RawragScreen):
     def action_delete(self) -> None:
         if self.info is not None:
             count = len(self.query_one(TranscriptView).items)
-            self.app.confirm_delete("conversation", self.conversation_id, self.info["title"] or "(untitled)",
-                                    f"{count:,} messages")
+            self.host.confirm_delete("conversation", self.conversation_id, self.info["title"] or "(untitled)",
+                                     f"{count:,} messages")

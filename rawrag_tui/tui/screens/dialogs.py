@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,12 +10,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Label, Static
 
 from .. import keys
+from ..host import host_of
 from ..widgets.lists import VimDataTable
-
-if TYPE_CHECKING:
-    from textual import getters
-
-    from ..app import RawragApp
 
 
 class ConfirmDelete(ModalScreen[bool]):
@@ -60,7 +54,7 @@ class HelpScreen(ModalScreen[None]):
             yield Label("Keys  (ctrl+p: every action by name · esc closes)", id="help-title")
             table = VimDataTable(id="help-table", cursor_type="row")
             table.add_columns("Key", "Action", Text("Id (for config.toml [keymap])"))
-            keymap = getattr(self.app, "user_keymap", {})
+            keymap = host_of(self).user_keymap
             scope = None
             for key, live in keys.effective(keymap):
                 if key.scope != scope:
@@ -85,12 +79,9 @@ class WelcomeScreen(Screen):
 
     BINDINGS = keys.scope_bindings("welcome")
 
-    if TYPE_CHECKING:
-        # Shown only by RawragApp: lets the type checker see its attributes.
-        app = getters.app(RawragApp)
-
     def compose(self) -> ComposeResult:
-        home = self.app.display_home or str(self.app.memory.settings.home)
+        host = host_of(self)  # shown only by RawragApp
+        home = host.display_home or str(host.settings.home)
         with Vertical(id="welcome"):
             yield Label("Welcome to rawrag", id="welcome-title")
             yield Static(
@@ -111,16 +102,16 @@ class WelcomeScreen(Screen):
 
     @work(thread=True, exclusive=True, group="welcome")
     def check_empty(self) -> None:
-        if self.app.gate("status")["conversations"]:
+        if host_of(self).gate.status()["conversations"]:
             self.app.call_from_thread(self.dismiss)
 
     @on(Button.Pressed, "#demo")
     def action_load_demo(self) -> None:
-        self.app.action_load_demo()
+        host_of(self).action_load_demo()
 
     @on(Button.Pressed, "#import")
     def go_import(self) -> None:
-        self.app.action_go("import")
+        host_of(self).action_go("import")
 
     @on(Button.Pressed, "#quit")
     def quit(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,6 +16,10 @@ from .. import keys
 from ..service import Cancelled, ProgressMeter, human_duration
 from ..widgets.paths import PathInput
 from .base import RawragScreen
+
+if TYPE_CHECKING:
+    from ...memory import ImportReport
+
 
 UNITS = {"import": "messages", "parse": "messages", "embed": "windows"}
 
@@ -41,7 +46,7 @@ class ImportScreen(RawragScreen):
         yield Static("", id="import-result")
 
     def on_mount(self) -> None:
-        self.query_one("#path", Input).cursor_blink = self.app.cursor_blink
+        self.query_one("#path", Input).cursor_blink = self.host.cursor_blink
         self.focus_main()
 
     def focus_main(self) -> None:
@@ -95,7 +100,7 @@ class ImportScreen(RawragScreen):
         bar.update(total=None, progress=0)
         self.query_one("#rate", Label).update(f"importing {shown_path or path}…")
         self.meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
-        self.app.active_meters.add(self.meter)
+        self.host.active_meters.add(self.meter)
         self.run_import(str(Path(path).expanduser()), fmt)
 
     @work(thread=True, exclusive=True, group="import")
@@ -107,14 +112,14 @@ class ImportScreen(RawragScreen):
             # this background worker holding the lock only for each commit:
             # the new messages are searchable by words at once, by meaning as
             # their vectors land.
-            report = self.gate("import_path", path, fmt, embed=False, progress=meter)
+            report = self.gate.import_path(path, fmt, progress=meter)
             self.app.call_from_thread(self.query_one("#import-result", Static).update,
                                       "Stored: searchable by words now; embedding in the background for search "
                                       "by meaning (you can search meanwhile).")
-            report.embedded = self.gate.memory.index(progress=meter, lock=self.gate.hold())["embedded"]
+            report.embedded = self.gate.index(meter)["embedded"]
         except Cancelled:
             if meter.stage == "embed":
-                pending = self.gate("status")["pending_embeddings"]
+                pending = self.gate.status()["pending_embeddings"]
                 text = (f"Cancelled while embedding: the messages are stored and searchable by words; "
                         f"{pending:,} windows wait for embeddings (Status, x).")
                 changed = True
@@ -128,7 +133,7 @@ class ImportScreen(RawragScreen):
         self.app.call_from_thread(self.finish, self.summary(report), True, "done")
 
     @staticmethod
-    def summary(report) -> str:
+    def summary(report: ImportReport) -> str:
         text = (f"Imported {report.conversations:,} conversations ({report.format}): {report.messages_added:,} new of "
                 f"{report.messages_seen:,} messages; {report.embedded:,} windows embedded.")
         if report.already_imported:
@@ -152,7 +157,7 @@ class ImportScreen(RawragScreen):
 
     def finish(self, text: str, changed: bool, outcome: str) -> None:
         self.running = False
-        self.app.active_meters.discard(self.meter)
+        self.host.active_meters.discard(self.meter)
         self.query_one("#start", Button).disabled = False
         self.query_one("#cancel", Button).disabled = True
         bar = self.query_one("#progress", ProgressBar)
@@ -165,7 +170,7 @@ class ImportScreen(RawragScreen):
         result.set_classes(outcome)
         result.update(text)
         if changed:
-            self.app.data_changed()
+            self.host.data_changed()
 
     @on(Button.Pressed, "#cancel")
     def action_cancel_import(self) -> None:

@@ -54,7 +54,7 @@ class LibraryScreen(RawragScreen):
                 yield TranscriptView(id="transcript")
 
     def on_mount(self) -> None:
-        self.query_one("#conv-filter", Input).cursor_blink = self.app.cursor_blink
+        self.query_one("#conv-filter", Input).cursor_blink = self.host.cursor_blink
         self.focus_main()
 
     def focus_main(self) -> None:
@@ -71,10 +71,10 @@ class LibraryScreen(RawragScreen):
 
     @work(thread=True, exclusive=True, group="library-lists")
     def load_lists(self, source_id: int | None, text_filter: str) -> None:
-        sources = self.gate("sources")
+        sources = self.gate.sources()
         if source_id is not None and all(s["id"] != source_id for s in sources):
             source_id = None
-        conversations = self.gate("conversations", source_id, text_filter or None)
+        conversations = self.gate.conversations(source_id, text_filter or None)
         self.app.call_from_thread(self.show_lists, sources, source_id, conversations)
 
     def show_lists(self, sources: list[dict], source_id: int | None, conversations: list[dict]) -> None:
@@ -149,7 +149,7 @@ class LibraryScreen(RawragScreen):
 
     @work(thread=True, exclusive=True, group="library-transcript")
     def load_transcript(self, conversation_id: int) -> None:
-        messages = self.gate("messages", conversation_id)
+        messages = self.gate.messages(conversation_id)
         self.app.call_from_thread(self.show_transcript, conversation_id, messages)
 
     def show_transcript(self, conversation_id: int | None, messages: list[dict]) -> None:
@@ -182,10 +182,10 @@ class LibraryScreen(RawragScreen):
             source_id = self.selected_source()
             if source_id is not None:
                 source = next(s for s in self.sources if s["id"] == source_id)
-                self.app.confirm_delete("source", source_id, source_label(source),
-                                        f"{source.get('messages', 0):,} messages from this import")
+                self.host.confirm_delete("source", source_id, source_label(source),
+                                         f"{source.get('messages', 0):,} messages from this import")
                 return
         cid = self.highlighted_conversation()
         if cid is not None and cid in self.conversations:
             c = self.conversations[cid]
-            self.app.confirm_delete("conversation", cid, c["title"] or "(untitled)", f"{c['messages']:,} messages")
+            self.host.confirm_delete("conversation", cid, c["title"] or "(untitled)", f"{c['messages']:,} messages")

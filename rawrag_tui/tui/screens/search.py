@@ -52,8 +52,8 @@ class SearchScreen(RawragScreen):
         yield VimOptionList(id="hits")
 
     def on_mount(self) -> None:
-        self.mode = self.app.memory.settings.retrieval.mode
-        self.query_one("#query", Input).cursor_blink = self.app.cursor_blink
+        self.mode = self.host.settings.retrieval.mode
+        self.query_one("#query", Input).cursor_blink = self.host.cursor_blink
         self.show_mode()
         self.focus_main()
 
@@ -103,7 +103,7 @@ class SearchScreen(RawragScreen):
         if get_current_worker().is_cancelled:
             return  # a newer query replaced this one while it waited
         try:
-            result, error = self.gate("search", query, mode=mode), None
+            result, error = self.gate.search(query, mode=mode), None
         except errors.UserError as exc:
             result, error = None, str(exc)
         if not get_current_worker().is_cancelled:
@@ -168,8 +168,8 @@ class SearchScreen(RawragScreen):
         hit = self.result.hits[int(event.option.id)]  # type: ignore[arg-type]  # every hit option has an id
         best = best_in_hit(hit, self.result.query, 1)
         focus = best[0].message_id if best else (hit.messages[0].message_id if hit.messages else None)
-        self.app.open_conversation(hit.conversation_id, focus_message_id=focus,
-                                   marked=tuple(m.message_id for m in hit.messages), query=self.result.query)
+        self.host.open_conversation(hit.conversation_id, focus_message_id=focus,
+                                    marked=tuple(m.message_id for m in hit.messages), query=self.result.query)
 
     # -- actions -------------------------------------------------------------
 

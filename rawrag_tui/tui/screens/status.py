@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from textual import work
@@ -16,8 +17,11 @@ from .. import keys
 from ..service import ProgressMeter, human_duration
 from .base import RawragScreen
 
+if TYPE_CHECKING:
+    from ...memory import DeviceReport, Status
 
-def device_text(report: dict) -> str:
+
+def device_text(report: DeviceReport) -> str:
     """Which device the models run on and why, from the facade's status."""
     if report.get("error"):
         return f"unknown ({report['error']})"
@@ -51,10 +55,10 @@ class StatusScreen(RawragScreen):
 
     @work(thread=True, exclusive=True, group="status")
     def load(self) -> None:
-        status = self.gate("status")
+        status = self.gate.status()
         self.app.call_from_thread(self.show, status, toolkit.reader_missing())
 
-    def show(self, st: dict, reader_missing: str | None = None) -> None:
+    def show(self, st: Status, reader_missing: str | None = None) -> None:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
@@ -62,7 +66,7 @@ class StatusScreen(RawragScreen):
         freshness = "up to date" if pending == 0 else f"{pending:,} windows wait for embeddings (x: index now)"
         rows = [
             ("Profile", st["profile"]),
-            ("Data location", self.app.display_home or st["home"]),
+            ("Data location", self.host.display_home or st["home"]),
             # with its write-ahead log: until a checkpoint, new data lives in the -wal file
             ("Database", f"{Path(st['database']).name}, {size_text(st['database_bytes'])}"),
             ("Library", f"{st['sources']:,} sources · {st['conversations']:,} conversations · "
@@ -96,7 +100,7 @@ class StatusScreen(RawragScreen):
         meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
         try:
             # the lock only around each commit: searching stays possible meanwhile
-            done = self.gate.memory.index(meter, lock=self.gate.hold())
+            done = self.gate.index(meter)
         except UserError as exc:
             self.app.call_from_thread(self.index_failed, str(exc))
             return
@@ -112,7 +116,7 @@ class StatusScreen(RawragScreen):
             text += f" · ETA {human_duration(eta)}"
         self.query_one("#index-progress", Label).update(text)
 
-    def indexed(self, done: dict) -> None:
+    def indexed(self, done: dict[str, int]) -> None:
         self.indexing = False
         self.query_one("#index-progress", Label).update(f"indexed: {done['embedded']:,} windows embedded")
-        self.app.data_changed()
+        self.host.data_changed()
