@@ -25,6 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Your raw chat history, searchable and answerable offline. With no command: the app.",
     )
     parser.add_argument("--version", action="version", version=f"rawrag {__version__}")
+    # Defined here, so every parsed namespace carries args.home and args.json; a
+    # subcommand that accepts them too adds them with SUPPRESS (commands/common.py).
     parser.add_argument("--home", help="data directory (default: RAWRAG_HOME or the platform's user data dir)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

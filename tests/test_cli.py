@@ -139,3 +139,26 @@ def test_models_use_embeds_what_the_profile_lacks_with_progress(tmp_path):
     assert code == 0, err
     assert "1 windows embedded" in out and "embed: 1/1 windows" in err
     assert json.loads(run_cli("status", "--json", home=home)[1])["pending_embeddings"] == 0
+
+
+#: One command line per leaf command (the fewest arguments it parses with).
+EVERY_COMMAND = [
+    ["import", "x.json"], ["index"], ["search", "q"], ["ask", "q"], ["status"], ["doctor"],
+    ["delete", "--source", "1"], ["models", "list"], ["models", "pull", "qwen3-0.6b"],
+    ["models", "export", "hf", "--role", "embed", "--out", "o"], ["models", "embed", "--model", "m", "t"],
+    ["models", "rerank", "--model", "m", "q", "d"], ["models", "use", "bundled"],
+    ["eval", "locomo", "f.json"], ["eval", "longmemeval", "f.json"], ["demo"], ["mcp"],
+]
+
+
+def test_every_command_line_carries_home_and_json():
+    """Commands read args.home and args.json directly: the top-level parser defines both."""
+    from rawrag_tui.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert {argv[0] for argv in EVERY_COMMAND} == set(sub.choices)
+    for argv in [[], *EVERY_COMMAND]:
+        args = build_parser().parse_args(argv)
+        assert (args.home, args.json) == (None, False), argv
+        args = build_parser().parse_args(["--home", "h", "--json", *argv])
+        assert (args.home, args.json) == ("h", True), argv

@@ -73,7 +73,7 @@ def run(args) -> int:
     question = args.question.strip()
     if not question:
         raise UserError("ask: the question is empty")
-    as_json = bool(getattr(args, "json", False))
+    as_json = args.json
     mem = open_memory(args)
     out = sys.stdout
 

@@ -12,7 +12,11 @@ from ..progress import ProgressMeter, human_duration
 
 
 def add_common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
-    """--home/--json on a subcommand; SUPPRESS keeps a top-level value intact."""
+    """--home/--json on a subcommand; SUPPRESS keeps a top-level value intact.
+
+    The top-level parser (cli.py) defines both, so every parsed namespace
+    carries ``args.home`` and ``args.json`` whether or not a subcommand adds them.
+    """
     parser.add_argument("--home", default=argparse.SUPPRESS,
                         help="data directory (default: RAWRAG_HOME or the platform's)")
     if json_flag:
@@ -22,7 +26,7 @@ def add_common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
 def open_memory(args: argparse.Namespace, **overrides: Any) -> Memory:
     # A store upgrade that rebuilds an index reports on stderr (nothing is printed otherwise).
     printer = ProgressPrinter()
-    memory = Memory.open(getattr(args, "home", None), progress=printer, **overrides)
+    memory = Memory.open(args.home, progress=printer, **overrides)
     printer.finish()
     return memory
 

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             removed = mem.delete_conversation(args.conversation)
         else:
             removed = mem.delete_source(args.source)
-    if getattr(args, "json", False):
+    if args.json:
         print_json({"deleted": what, **removed})
     else:
         print(f"deleted {what}")

@@ -27,8 +27,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    home = getattr(args, "home", None) or toolkit.default_home() / "demo"
-    as_json = getattr(args, "json", False)
+    home = args.home or toolkit.default_home() / "demo"
+    as_json = args.json
     progress = ProgressPrinter(enabled=not as_json)
     out: dict = {"home": str(home), "questions": []}
     with Memory.open(home) as mem:

@@ -20,8 +20,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = toolkit.doctor(getattr(args, "home", None))
-    if getattr(args, "json", False):
+    report = toolkit.doctor(args.home)
+    if args.json:
         print_json(report.to_json())
     else:
         for check in report.checks:

@@ -57,8 +57,8 @@ def register(sub) -> None:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    for name in ("k", "candidates", "resamples"):
-        if getattr(args, name) < 1:
+    for name, value in (("k", args.k), ("candidates", args.candidates), ("resamples", args.resamples)):
+        if value < 1:
             raise UserError(f"--{name} must be at least 1")
     if args.limit_questions is not None and args.limit_questions < 1:
         raise UserError("--limit-questions must be at least 1")
@@ -70,7 +70,6 @@ def run(args: argparse.Namespace) -> int:
     settings = parse_settings(args.compare, base)
     module = locomo if args.benchmark == "locomo" else longmemeval
     haystacks = runner.limit_questions(module.load(args.file), args.limit_questions)
-    home = getattr(args, "home", None)
     progress = ProgressPrinter(enabled=not args.quiet)
 
     def log(line: str) -> None:
@@ -82,13 +81,13 @@ def run(args: argparse.Namespace) -> int:
         args.benchmark, str(Path(args.file)), haystacks, settings,
         primary=locomo.LEVEL if module is locomo else longmemeval.PRIMARY,
         group_order=tuple(locomo.CATEGORIES.values()) if module is locomo else longmemeval.TYPES,
-        root=Path(home) if home else None, reader=args.reader, log=log, progress=progress,
+        root=Path(args.home) if args.home else None, reader=args.reader, log=log, progress=progress,
         resamples=args.resamples, seed=args.seed,
     )
     progress.finish()
     if module is locomo:
         result.notes.extend(locomo.notes(haystacks))
-    if getattr(args, "json", False):
+    if args.json:
         print_json(result.to_json(details=args.details))
     else:
         print_report(result)

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
                                  progress=progress)
         hint = None if report.dry_run or not report.messages_added else mem.language_hint(report.source_id)
     progress.finish()
-    if getattr(args, "json", False):
+    if args.json:
         print_json(report.to_json())
         return 0
     verb = "would add" if report.dry_run else "added"

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         done = mem.index(progress)
     progress.finish()
-    if getattr(args, "json", False):
+    if args.json:
         print_json(done)
     else:
         print(f"{done['windows_written']} windows written, {done['embedded']} embedded")

@@ -57,18 +57,14 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _home(args: argparse.Namespace) -> str | None:
-    return getattr(args, "home", None)
-
-
 def _print_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
 
 
 def _list(args: argparse.Namespace) -> int:
-    listing = toolkit.model_list(_home(args))
-    if getattr(args, "json", False):
+    listing = toolkit.model_list(args.home)
+    if args.json:
         _print_json(listing)
         return 0
     print(f"models in {listing['models_dir']}; active profile: {listing['active']}")
@@ -87,12 +83,12 @@ def _list(args: argparse.Namespace) -> int:
 def _pull(args: argparse.Namespace) -> int:
     records = toolkit.model_pull(
         args.target,
-        _home(args),
+        args.home,
         include=args.include,
         revision=args.revision,
         progress=lambda line: print(line, file=sys.stderr),
     )
-    if getattr(args, "json", False):
+    if args.json:
         _print_json({"pulled": records})
     else:
         total = sum(r["size"] for r in records)
@@ -102,7 +98,7 @@ def _pull(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     manifest = toolkit.model_export(args.hf_dir, args.role, args.out, quantize=args.quantize, model_id=args.model_id)
-    if getattr(args, "json", False):
+    if args.json:
         _print_json(manifest)
     else:
         size = sum(f["size"] for f in manifest["files"].values())
@@ -116,7 +112,7 @@ def _embed(args: argparse.Namespace) -> int:
         options["task"] = args.instruction
     if args.dims:
         options["dims"] = args.dims
-    embedder = toolkit.model_open(args.model, "embed", _home(args), **options)
+    embedder = toolkit.model_open(args.model, "embed", args.home, **options)
     vectors = embedder.embed(args.texts, kind=args.kind)
     _print_json({"dims": int(vectors.shape[1]), "fingerprint": embedder.fingerprint, "vectors": vectors.tolist()})
     return 0
@@ -124,13 +120,13 @@ def _embed(args: argparse.Namespace) -> int:
 
 def _rerank(args: argparse.Namespace) -> int:
     options = {"instruction": args.instruction} if args.instruction else {}
-    reranker = toolkit.model_open(args.model, "rerank", _home(args), **options)
+    reranker = toolkit.model_open(args.model, "rerank", args.home, **options)
     _print_json({"scores": reranker.score(args.query, args.docs)})
     return 0
 
 
 def _use(args: argparse.Namespace) -> int:
-    path, missing = toolkit.model_use(args.profile, _home(args), force=args.force)
+    path, missing = toolkit.model_use(args.profile, args.home, force=args.force)
     print(f"{path}: [models] profile = {args.profile!r}")
     if args.no_embed or missing:
         print("run `rawrag index` to embed for its embedder (after `rawrag models pull` if it is missing)")

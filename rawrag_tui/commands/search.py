@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     _positive(args.candidates, "candidates")
     if args.batch is None and not args.query:
         raise UserError("give a query, or --batch FILE")
-    as_json = getattr(args, "json", False)
+    as_json = args.json
     with open_memory(args) as mem:
         hint = mem.empty_hint()
         if hint:

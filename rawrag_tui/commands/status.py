@@ -16,7 +16,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         info = mem.status()
-    if getattr(args, "json", False):
+    if args.json:
         print_json(info)
         return 0
     print(f"home        {info['home']}")

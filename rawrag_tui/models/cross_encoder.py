@@ -42,7 +42,7 @@ class CrossEncoderReranker:
             verify(self.onnx_path, sha256, size)
         self.sha256 = (sha256 or sha256_file(self.onnx_path)).lower()
         self.max_tokens = max_tokens
-        self.batch_size = batch_size or getattr(settings.models if settings else None, "rerank_batch", 0) or 16
+        self.batch_size = batch_size or (settings.models.rerank_batch if settings else 0) or 16
         self.tokenizer = load_tokenizer(tokenizer_path, shared=False)  # we set truncation
         # The query is short and must survive whole; the document is cut.
         self.tokenizer.enable_truncation(max_tokens, strategy="only_second")

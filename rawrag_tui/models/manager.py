@@ -34,7 +34,7 @@ from .registry import PROFILES, ModelFile, RoleSpec, describe_profiles, get_prof
 from .runtime import sha256_file, verify
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..settings import Settings
+    from ..settings import ModelSettings, Settings
 
 PULLED = "pulled.json"
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -44,7 +44,7 @@ Progress = Callable[[str], None]
 
 def endpoint(settings: Settings | None = None) -> str:
     """Settings first (models.hub_endpoint), then HF_ENDPOINT, then the hub."""
-    configured = getattr(settings.models, "hub_endpoint", "") if settings else ""
+    configured = settings.models.hub_endpoint if settings else ""
     return (configured or os.environ.get("HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
 
 
@@ -424,10 +424,16 @@ def open_hub_role(settings: Settings, role: str, profile: str | None = None):
     raise ModelError(f"profile {name!r}: {role} kind {spec.kind!r} is opened elsewhere")
 
 
+def configured_model(models: ModelSettings, role: str) -> str:
+    """The model a setting names for a role (models.<role>_model); "" = the profile's."""
+    by_role = {"embed": models.embed_model, "rerank": models.rerank_model, "reader": models.reader_model}
+    return by_role.get(role, "")
+
+
 def open_configured(settings: Settings, role: str):
     """An exported model directory named in settings (models.embed_model /
     models.rerank_model), else None: lets any local export replace a role."""
     from .local_models import open_model_dir
 
-    configured = getattr(settings.models, f"{role}_model", "")
+    configured = configured_model(settings.models, role)
     return open_model_dir(configured, settings) if configured else None

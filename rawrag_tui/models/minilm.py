@@ -215,7 +215,7 @@ class MiniLMEmbedder:
         from .runtime import create_session
 
         m = settings.models if settings is not None else ModelSettings()
-        self.variant = variant or getattr(m, "embed_variant", "auto")
+        self.variant = variant or m.embed_variant
         if self.variant not in VARIANTS:
             raise ModelError(f"models.embed_variant = {self.variant!r}: expected one of {', '.join(VARIANTS)}")
         model_id = MODEL_ID

@@ -59,7 +59,7 @@ class Qwen3Embedder:
         else:
             self.sha256 = sha256_file(self.onnx_path)
         models = settings.models if settings else None
-        self.task = task or getattr(models, "embed_instruction", "") or DEFAULT_TASK
+        self.task = task or (models.embed_instruction if models else "") or DEFAULT_TASK
         self.max_tokens = max_tokens or (models.embed_max_tokens if models else 512)
         self.batch_size = batch_size or (models.embed_batch if models else 32)
         self.tokenizer = load_tokenizer(tokenizer_path)
@@ -69,7 +69,7 @@ class Qwen3Embedder:
             raise ModelError(f"{self.onnx_path}: no last_hidden_state output: not an embedding graph")
         native = self.decoder.output_shape("last_hidden_state")[-1]
         self.native_dims = native if isinstance(native, int) else None
-        wanted = dims or getattr(models, "embed_dims", 0) or None
+        wanted = dims or (models.embed_dims if models else 0) or None
         if wanted and self.native_dims and wanted > self.native_dims:
             raise ModelError(f"embedding dims {wanted} > the model's {self.native_dims}")
         self._truncate = wanted

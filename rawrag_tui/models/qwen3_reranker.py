@@ -96,9 +96,9 @@ class Qwen3Reranker:
             verify(self.onnx_path, sha256, size)
         self.sha256 = (sha256 or sha256_file(self.onnx_path)).lower()
         models = settings.models if settings else None
-        self.instruction = instruction or getattr(models, "rerank_instruction", "") or DEFAULT_INSTRUCTION
-        self.max_doc_tokens = max_doc_tokens or getattr(models, "rerank_max_tokens", 0) or 512
-        self.batch_size = batch_size or getattr(models, "rerank_batch", 0) or 8
+        self.instruction = instruction or (models.rerank_instruction if models else "") or DEFAULT_INSTRUCTION
+        self.max_doc_tokens = max_doc_tokens or (models.rerank_max_tokens if models else 0) or 512
+        self.batch_size = batch_size or (models.rerank_batch if models else 0) or 8
         if not padded_batches:  # graphs whose attention op assumes no left padding
             self.batch_size = 1
         self.tokenizer = load_tokenizer(tokenizer_path)
