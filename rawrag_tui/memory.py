@@ -37,7 +37,7 @@ from .storage.writer import BUSY, writer
 if TYPE_CHECKING:
     from .answer.types import Answer
 
-__all__ = ["BUSY", "DeviceReport", "EmbedKind", "Embedder", "ImportReport", "Memory", "Progress", "Status"]
+__all__ = ["BUSY", "DeviceReport", "EmbedKind", "Embedder", "ImportReport", "Memory", "Progress", "Settings", "Status"]
 
 
 class Memory:
