@@ -12,9 +12,11 @@ generations of the log are read:
   and ``{"type": "message", "role": ...}`` lines without times (their
   messages take the session's start time).
 
-When a file has no display events the model-visible ``response_item``
-messages are read instead, without the context Codex injects
-(``<environment_context>``, ``AGENTS.md``, developer messages). The answer's
+For each side (prompts, answers) the display events are read when the file
+has them for that side; otherwise the model-visible ``response_item``
+messages are, without the context Codex injects (``<environment_context>``,
+``AGENTS.md``, developer messages). Some rollouts keep the prompts only as
+``user_message`` events and the answers only as ``response_item`` messages. The answer's
 progress chatter (``phase: commentary``), reasoning and tool calls are
 counted, not imported; tool names are kept on the next answer in
 ``extra["tools"]``. The compaction summary is the model's words and is
@@ -147,9 +149,8 @@ def _rollout(
     if s.conv_id is None:  # a damaged first line: the file name still has the id
         match = _UUID.search(c.basename(member))
         s.conv_id = match.group(1).lower() if match else c.stable_id(NAME, member)
-    use_events = bool(s.events)
-    entries = s.events if use_events else s.responses
-    stats.skipped.update(s.event_skips if use_events else s.response_skips)
+    entries, skips = _pick(s)
+    stats.skipped.update(skips)
     if s.tools:
         stats.skip("tool", len(s.tools))
     _attach(entries, s)
@@ -199,6 +200,28 @@ def _rollout(
         return None
     title = c.fallback_title([m for m in messages if m.role == "user"] or messages)
     return Conversation(external_id=s.conv_id, title=title, kind="chat", messages=messages)
+
+
+def _pick(s: _Session) -> tuple[list[_Entry], Counter]:
+    """Which record family speaks for each side, and the skips that go with it.
+
+    Per role, the display events win when they hold that role, else the
+    model-visible ``response_item`` messages do: the same words are in both,
+    so taking one family per role never doubles a turn. Some rollouts write
+    the prompt only as ``event_msg`` ``user_message`` and the answer only as a
+    ``response_item`` (or the other way round); reading one family for both
+    sides would lose a whole side of the conversation.
+    """
+    event_roles = {e.role for e in s.events}
+    entries = [e for e in s.events if e.role in event_roles] + [
+        e for e in s.responses if e.role not in event_roles
+    ]
+    entries.sort(key=lambda e: e.lineno)
+    if not s.events:
+        return entries, s.response_skips
+    if event_roles >= {"user", "assistant"}:
+        return entries, s.event_skips
+    return entries, s.event_skips | s.response_skips  # a mix: each skip counted once
 
 
 def _line(lineno: int, obj: dict, s: _Session, stats: ParseStats, first: bool) -> None:
