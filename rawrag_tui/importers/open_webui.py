@@ -7,7 +7,8 @@ is ``history.messages`` (id -> message with ``parentId``/``childrenIds``)
 and ``history.currentId`` is the leaf the user last looked at; ``messages``
 is only that branch, flat, and is read only when ``history`` is missing. Very
 old exports have the chat object itself as the row. Streamed one chat at a
-time with ijson.
+time with ijson. A chat exported on its own (the chat's menu > Download >
+Export chat) is one such row, or the bare chat object, at the top level.
 
 Kept: user and assistant words on every branch (edits, regenerations and
 parallel answers of several models), the shown branch marked main; the
@@ -57,12 +58,29 @@ _OTHER_KEYS = frozenset({"mapping", "chat_messages", "current_node"})
 def _sniff_head(head: _sniff.JsonHead) -> bool:
     """An array of chat rows (``id`` and ``user_id``/``title``/``created_at``,
     a ``chat`` holding ``history`` or ``messages``), or of bare chat objects
-    with both ``history`` and ``messages`` (the oldest exports)."""
-    if head.top != "array" or head.any_key("item", _OTHER_KEYS):
+    with both ``history`` and ``messages`` (the oldest exports); or one chat
+    on its own, as a row or as the bare chat object (the per-chat export)."""
+    if head.top == "map":
+        return _is_chat(head, "")
+    if head.top != "array":
         return False
-    if head.has("item", "id", "chat") and head.any_key("item", {"user_id", "title", "created_at"}):
-        return head.any_key("item.chat", {"history", "messages"})
-    return head.has("item", "history", "messages")
+    return _is_chat(head, "item")
+
+
+def _is_chat(head: _sniff.JsonHead, at: str) -> bool:
+    """A chat row or a bare chat object at ``at``. A bare object must show
+    Open WebUI's own tree (``history`` with ``messages``/``currentId``) or the
+    model list beside its messages: ``messages`` of ``{role, content}`` alone
+    is what many tools write."""
+    if head.any_key(at, _OTHER_KEYS):
+        return False
+    inner = f"{at}.chat" if at else "chat"
+    if head.has(at, "id", "chat") and head.any_key(at, {"user_id", "title", "created_at"}):
+        return head.any_key(inner, {"history", "messages"})
+    if head.has(at, "history", "messages"):
+        return True
+    tree = f"{at}.history" if at else "history"
+    return head.any_key(tree, {"messages", "currentId"}) or head.has(at, "messages", "models")
 
 
 def _candidates(source: ExportSource, limit: int | None = _sniff.MAX_MEMBERS) -> list[str]:
@@ -120,14 +138,25 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
     for member in members:
         cursor.at(member, None)
         tally = _Tally(source, member)
-        for index, raw in enumerate(tolerant_items(source, member, NAME, "chats", stats)):
-            where = f"chats[{index}]"
+        for where, raw in _chats(source, member, stats):
             cursor.at(member, where)
             conv = salvage.take(raw, where, member, partial(_conversation, where=where, tally=tally), "id")
             if conv is not None:
                 yield conv
         tally.finish()
     salvage.finish(members[0])
+
+
+def _chats(source: ExportSource, member: str, stats: ParseStats) -> Iterator[tuple[str, Any]]:
+    """(place, chat) for each chat of a member: the items of an export's
+    array (``chats[3]``), or the one chat of a per-chat export, a top-level
+    object (``chat``)."""
+    if _sniff.head_of(source, member).top == "map":
+        for raw in c.stream_items(source, member, NAME, "", "chat"):
+            yield "chat", raw
+        return
+    for index, raw in enumerate(tolerant_items(source, member, NAME, "chats", stats)):
+        yield f"chats[{index}]", raw
 
 
 def _conversation(raw: Any, stats: ParseStats, *, where: str, tally: _Tally) -> Conversation:
