@@ -9,13 +9,16 @@ single chat message by message) with ijson.
 ``date_unixtime`` is UTC and preferred; older exports have only ``date``,
 local wall-clock without a zone, kept naive. Service messages (joins, pins,
 calls) are left out and counted. Message ids are Telegram's, unique within a
-chat; chat ids are the account's, stable across exports.
+chat (a message exported without one gets an id made from its chat, time,
+sender, text and rank among identical ones); chat ids are the account's,
+stable across exports.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..errors import ImportFormatError
@@ -147,19 +150,13 @@ def _conversation(
     raw_id = chat.get("id")
     chat_type = str(chat["type"]) if isinstance(chat.get("type"), str) else ""
     name = c.text_of(chat.get("name"), "chat name").strip() if isinstance(chat.get("name"), str) else ""
-    out: list[Message] = []
-    seen: set[str] = set()
+    read: list[Message] = []
     for index, raw in enumerate(messages):
         cursor.where = f"{where}.messages[{index}]" if where else f"messages[{index}]"
         msg = c.read_one(stats, place.source, place.member, NAME, cursor.where, _message, raw, stats)
-        if msg is None:
-            continue
-        if msg.external_id in seen:
-            stats.skip("duplicate")
-            continue
-        seen.add(msg.external_id)
-        out.append(msg)
-    if not out:
+        if msg is not None:
+            read.append(msg)
+    if not read:
         stats.skip("empty_conversation")
         return None
     if isinstance(raw_id, (int, str)) and not isinstance(raw_id, bool) and raw_id != "":
@@ -167,14 +164,40 @@ def _conversation(
     else:
         # A chat exported without its header: the same people give the same id
         # in every export of it, so a later export merges into this one.
-        people = sorted({m.speaker for m in out})
+        people = sorted({m.speaker for m in read})
         chat_id = f"people:{c.stable_id(*people)}"
+    out: list[Message] = []
+    seen: set[str] = set()
+    for msg in _with_ids(chat_id, read):
+        if msg.external_id in seen:
+            stats.skip("duplicate")
+            continue
+        seen.add(msg.external_id)
+        out.append(msg)
     if not name:
         name = {"saved_messages": "Saved Messages", "personal_chat": "Deleted Account"}.get(chat_type, "")
     if not name:
         speakers = sorted({m.speaker for m in out})
         name = "Telegram chat: " + ", ".join(speakers[:4]) + (" and others" if len(speakers) > 4 else "")
     return Conversation(external_id=chat_id, title=name, kind=_KINDS.get(chat_type, "chat"), messages=out)
+
+
+def _with_ids(chat_id: str, messages: list[Message]) -> Iterator[Message]:
+    """Give a message exported without ``id`` (some tools and older clients
+    leave it out) one made from its content and place: the chat, the time,
+    the sender, the text and attachments, and how many identical messages came
+    before it in the chat. The same export, or a later one of the same chat,
+    gives the same ids, so re-importing adds nothing twice."""
+    occurrences: dict[tuple, int] = {}
+    for msg in messages:
+        if msg.external_id:
+            yield msg
+            continue
+        when = msg.timestamp.isoformat() if msg.timestamp is not None else ""
+        key = (chat_id, when, msg.speaker, msg.text, msg.attachments)
+        occurrence = occurrences.get(key, 0)
+        occurrences[key] = occurrence + 1
+        yield replace(msg, external_id="derived:" + c.stable_id(*key, occurrence))
 
 
 def _text(value: Any) -> str:
@@ -209,7 +232,8 @@ def _message(raw: Any, stats: ParseStats) -> Message | None:
     if kind != "message":
         stats.skip("other")
         return None
-    mid = c.id_of(msg.get("id"), "message id")
+    # No id at all: one is made from the message's content and place (_with_ids).
+    mid = "" if msg.get("id") in (None, "") else c.id_of(msg.get("id"), "message id")
     if msg.get("date_unixtime") not in (None, ""):
         when = c.from_unix(msg.get("date_unixtime"), "date_unixtime")
     else:
