@@ -17,7 +17,11 @@ SHARDED = FIXTURES / "chatgpt" / "sharded"
 
 def test_single_file_layout_main_branch_then_kept_branches():
     convs, _stats = parse_all(chatgpt, SINGLE)
-    assert [c.external_id for c in convs] == ["c-0001", "c-0002", "c-0004"]
+    assert [c.external_id for c in convs] == ["c-0001", "c-0002", "c-0004", chatgpt.PROFILE_ID]
+    assert [(m.text, m.extra) for m in convs[-1].messages] == [
+        ("I live in Porto.", {"custom_instructions": "about_user"}),
+        ("Be brief.", {"custom_instructions": "how_to_respond"}),
+    ]
     lisbon = by_id(convs)["c-0001"]
     assert lisbon.title == "Trip to Lisbon" and lisbon.kind == "chat"
     main = [m for m in lisbon.messages if m.on_main_branch]
@@ -48,7 +52,6 @@ def test_single_file_skips_are_counted_and_broken_conversation_reported():
     _, stats = parse_all(chatgpt, SINGLE)
     assert dict(stats.skipped) == {
         "hidden": 1,
-        "user_editable_context": 1,
         "thoughts": 2,
         "tool": 2,
         "system": 1,

@@ -16,6 +16,7 @@ import pytest
 from rawrag_tui import importers
 from rawrag_tui.errors import ImportFormatError
 from rawrag_tui.importers import ExportSource, ParseStats
+from rawrag_tui.importers.chatgpt import PROFILE_ID
 from tests.importers_support import FIXTURES, assert_clean, zip_folder
 
 
@@ -52,14 +53,14 @@ def test_chatgpt_renamed_list_single_object_and_zip(tmp_path):
     renamed = tmp_path / "my chats backup.json"
     renamed.write_text(json.dumps(data))
     fmt, convs, _ = run(renamed)
-    assert fmt == "chatgpt" and {c.external_id for c in convs} == {"c-0001", "c-0002", "c-0004"}
+    assert fmt == "chatgpt" and {c.external_id for c in convs} == {"c-0001", "c-0002", "c-0004", PROFILE_ID}
     one = tmp_path / "thing.json"
     one.write_text(json.dumps(data[0]))
-    fmt, [conv], _ = run(one)
-    assert fmt == "chatgpt" and conv.external_id == "c-0001"
+    fmt, convs, _ = run(one)
+    assert fmt == "chatgpt" and [c.external_id for c in convs] == ["c-0001", PROFILE_ID]
     assert run(renamed, "chatgpt")[0] == "chatgpt"  # --format on a renamed file works
     fmt, convs, _ = run(zip_one("stuff/export.json", renamed.read_bytes(), tmp_path / "a.zip"))
-    assert fmt == "chatgpt" and len(convs) == 3
+    assert fmt == "chatgpt" and len(convs) == 4  # with the custom instructions
 
 
 def test_chatgpt_partial_export_one_shard_renamed(tmp_path):

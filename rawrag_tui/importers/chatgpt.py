@@ -11,6 +11,13 @@ into ``conversations-000.json``, ``-001``... Both are streamed one
 conversation at a time with ijson, so a multi-GB export needs memory for one
 conversation only. One broken conversation is reported in ``stats.errors``
 and skipped; a file that is not JSON at all stops the import.
+
+Custom instructions (``user_editable_context``) are the user's own words
+about themselves and about how to be answered. The export copies them into
+every conversation they applied to, so they are gathered into one
+conversation of their own (:data:`PROFILE_ID`), each distinct text once,
+dated when it was first seen: searching "what did I tell ChatGPT about me"
+finds them once, not once per conversation.
 """
 
 from __future__ import annotations
@@ -32,6 +39,11 @@ _FILE_ID = re.compile(r"(file[-_][A-Za-z0-9]+)")
 #: Content types that are the model thinking aloud, not the conversation.
 _THOUGHTS = {"thoughts", "reasoning_recap"}
 _SPEAKERS = {"user": "User", "assistant": "ChatGPT", "system": "System"}
+#: The conversation holding the custom instructions, one per account.
+PROFILE_ID = "chatgpt:custom-instructions"
+#: Fields of a ``user_editable_context`` that hold the user's words, and what each is.
+_PROFILE_FIELDS = {"user_profile": "about_user", "user_instructions": "how_to_respond"}
+_FENCED = re.compile(r"```(.*?)```", re.S)
 
 
 #: Ties with another format are broken toward files named like ChatGPT's.
@@ -80,6 +92,7 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
         )
     files = _file_index(source)
     salvage = c.Salvage(source, NAME, stats)
+    profile = _Profile()
     for member in members:
         cursor.at(member, None)
         head = _sniff.head_of(source, member)
@@ -95,12 +108,61 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
             where = f"conversations[{index}]" if prefix else "conversation"
             cursor.at(member, where)
             conv = salvage.take(
-                raw, where, member, lambda r, local, w=where, m=member: _conversation(r, files, local, source, m, w),
+                raw, where, member,
+                lambda r, local, w=where, m=member: _conversation(r, files, local, source, m, w, profile),
                 "id",
             )
             if conv is not None:
                 yield conv
+    if profile.found:
+        yield profile.conversation()
     salvage.finish(members[0])
+
+
+class _Profile:
+    """The custom instructions met in any conversation: each distinct text
+    once, with the earliest time it was seen (its message's time, else its
+    conversation's)."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, str], Any] = {}
+
+    def add(self, content: dict, when: Any) -> bool:
+        """Take a ``user_editable_context``; False when it holds no words."""
+        took = False
+        for key, what in _PROFILE_FIELDS.items():
+            text = _own_words(c.text_of(content.get(key), key))
+            if not text:
+                continue
+            took = True
+            seen = self.found.get((what, text))
+            if (what, text) not in self.found or (when is not None and (seen is None or when < seen)):
+                self.found[(what, text)] = when
+        return took
+
+    def conversation(self) -> Conversation:
+        order = sorted(self.found.items(), key=lambda kv: (kv[1] is None, kv[1] or 0, kv[0]))
+        messages = [
+            Message(
+                external_id=c.stable_id(PROFILE_ID, what, text),
+                speaker="User",
+                text=text,
+                timestamp=when,
+                role="user",
+                extra={"custom_instructions": what},
+            )
+            for (what, text), when in order
+        ]
+        return Conversation(external_id=PROFILE_ID, title="ChatGPT custom instructions", messages=messages)
+
+
+def _own_words(text: str) -> str:
+    """The user's words in a custom-instructions field. Newer exports wrap
+    them in the preamble ChatGPT showed the model ("The user provided the
+    following information about themselves...") with the words in a fenced
+    block; older ones hold the words alone."""
+    fenced = _FENCED.findall(text)
+    return (fenced[-1] if fenced else text).strip()
 
 
 def _file_index(source: ExportSource) -> dict[str, str]:
@@ -116,10 +178,11 @@ def _file_index(source: ExportSource) -> dict[str, str]:
 
 def _conversation(
     raw: Any, files: dict[str, str], stats: ParseStats, source: ExportSource | None = None,
-    member: str | None = None, where: str = "conversation",
+    member: str | None = None, where: str = "conversation", profile: _Profile | None = None,
 ) -> Conversation:
     conv = c.dict_of(raw, "conversation")
     conv_id = c.id_of(conv.get("conversation_id") or conv.get("id"), "conversation id")
+    contexts: list[tuple[dict, Any]] = []
     mapping = c.dict_of(conv.get("mapping"), "mapping")
     nodes: dict[str, dict] = {}
     parent_of: dict[str, str | None] = {}
@@ -138,19 +201,21 @@ def _conversation(
     for node_id in order:
         parent = parent_of.get(node_id)
         inherited = kept_parent.get(parent) if parent is not None else None
+        args = (node_id, nodes[node_id].get("message"), node_id in main, inherited, files, stats, contexts)
         if source is None:
-            msg = _message(node_id, nodes[node_id].get("message"), node_id in main, inherited, files, stats)
+            msg = _message(*args)
         else:
-            msg = c.read_one(
-                stats, source, member, NAME, f"{where}.mapping[{node_id!r}]",
-                _message, node_id, nodes[node_id].get("message"), node_id in main, inherited, files, stats,
-            )
+            msg = c.read_one(stats, source, member, NAME, f"{where}.mapping[{node_id!r}]", _message, *args)
         if msg is not None:
             messages.append(msg)
             kept_parent[node_id] = msg.external_id
         else:
             kept_parent[node_id] = inherited
     messages = c.unique_by_id(messages, stats)
+    started = c.from_unix(conv.get("create_time"), "create_time") if contexts else None
+    for content, when in contexts:
+        if profile is None or not profile.add(content, when or started):
+            stats.skip("empty")
     title = c.text_of(conv.get("title"), "title").strip() or c.fallback_title(
         [m for m in messages if m.on_main_branch]
     )
@@ -179,6 +244,7 @@ def _message(
     parent: str | None,
     files: dict[str, str],
     stats: ParseStats,
+    contexts: list[tuple[dict, Any]] | None = None,
 ) -> Message | None:
     if raw is None:
         return None  # structural node (the root)
@@ -191,7 +257,9 @@ def _message(
     recipient = msg.get("recipient")
 
     if ctype == "user_editable_context":
-        stats.skip("user_editable_context")
+        # The user's profile: gathered into one conversation of its own (_Profile).
+        if contexts is not None:
+            contexts.append((content, c.from_unix(msg.get("create_time"), "create_time")))
         return None
     if ctype in _THOUGHTS:
         stats.skip("thoughts")
