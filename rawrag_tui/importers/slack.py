@@ -6,8 +6,9 @@ JSON array per day, plus ``users.json`` and the conversation lists. The
 export is naturally split, so we read one conversation's day files at a time.
 
 What the reader needs is text a person can read: ``<@U1>`` becomes
-``@name``, ``<url|text>`` becomes ``text (url)``, entities are decoded, and
-the join/leave noise Slack writes into every channel is left out (counted).
+``@name`` from users.json (in messages and file comments alike),
+``<url|text>`` becomes ``text (url)``, entities are decoded, and the
+join/leave noise Slack writes into every channel is left out (counted).
 Thread replies stay in their channel, right after their parent and linked to
 it by ``parent_external_id``, so a thread reads as one passage. Message ids
 are the ``ts`` strings, unique within a channel and the same in every export.
@@ -111,10 +112,17 @@ def _loose_days(source: ExportSource, forced: bool) -> dict[str, list[str]]:
 
 
 class _Directory:
-    """Names for ids: users (display name first) and channels."""
+    """Names for ids: users (display name first), channels and bots.
 
-    def __init__(self, users: list, channels: dict[str, str]):
+    A bot's name is found, in this order, on the message (``username``,
+    ``bot_profile.name``), on the bot's user in users.json (``profile.bot_id``)
+    or in ``integration_logs.json`` (the entry that installed it); only a bot
+    named nowhere shows as ``bot B0...``.
+    """
+
+    def __init__(self, users: list, channels: dict[str, str], logs: Any = None):
         self.users: dict[str, str] = {}
+        self.bots: dict[str, str] = {}
         for user in users:
             user = c.dict_of(user, "user")
             uid = user.get("id")
@@ -137,7 +145,24 @@ class _Directory:
             if name is None:
                 name = f"deleted user {uid}" if user.get("deleted") else f"user {uid}"
             self.users[uid] = c.text_of(name, "user name")
+            bot_id = profile.get("bot_id")
+            if isinstance(bot_id, str) and bot_id and not name.startswith(("user ", "deleted user ")):
+                self.bots.setdefault(bot_id, self.users[uid])
         self.channels = channels
+        entries = logs.get("logs") if isinstance(logs, dict) else logs
+        for entry in entries if isinstance(entries, list) else []:
+            entry = c.maybe_dict(entry)
+            bot_id = entry.get("bot_id")
+            if not isinstance(bot_id, str) or not bot_id or bot_id in self.bots:
+                continue
+            for key in ("bot_name", "service_name", "app_type", "service_type"):
+                value = entry.get(key)
+                if isinstance(value, str) and value.strip() and value.strip().lower() != "bot":
+                    self.bots[bot_id] = c.text_of(value.strip(), key)
+                    break
+
+    def bot(self, bot_id: Any) -> str | None:
+        return self.bots.get(bot_id) if isinstance(bot_id, str) else None
 
     def user(self, uid: Any, profile: Any = None) -> str:
         if isinstance(uid, str) and uid in self.users:
@@ -193,7 +218,11 @@ def parse(source: ExportSource, stats: ParseStats, *, cursor: c.Cursor) -> Itera
             if kind == "dm" and not members:
                 members = [m for m in (entry.get("user"),) if isinstance(m, str)]
             listed.append((name or conv_id, conv_id, name, kind, members))
-    directory = _Directory(users, channel_names)
+    logs = None
+    if prefix + "integration_logs.json" in names:
+        cursor.at(prefix + "integration_logs.json")
+        logs = c.load_json(source, prefix + "integration_logs.json", NAME)
+    directory = _Directory(users, channel_names, logs)
 
     day_files: dict[str, list[str]] = {}
     for name in names:
@@ -294,9 +323,10 @@ def _message(raw: Any, directory: _Directory, stats: ParseStats) -> Message | No
 
     role = "user"
     extra: dict[str, Any] = {}
+    comment = c.maybe_dict(msg.get("comment"))
     if subtype == "bot_message" or msg.get("bot_id"):
         bot = c.maybe_dict(msg.get("bot_profile"))
-        name = msg.get("username") or bot.get("name")
+        name = msg.get("username") or bot.get("name") or directory.bot(msg.get("bot_id") or bot.get("id"))
         if not (isinstance(name, str) and name) and isinstance(msg.get("user"), str):
             name = directory.user(msg["user"], msg.get("user_profile"))
         speaker = (c.text_of(name, "username") if isinstance(name, str) and name
@@ -307,9 +337,12 @@ def _message(raw: Any, directory: _Directory, stats: ParseStats) -> Message | No
         speaker = "deleted"
         role = "other"
     else:
-        speaker = directory.user(msg.get("user"), msg.get("user_profile"))
+        # An old file comment names its author only inside ``comment``.
+        speaker = directory.user(msg.get("user") or comment.get("user"), msg.get("user_profile"))
 
     text = decode(c.text_of(msg.get("text"), "text"), directory)
+    if not text.strip() and comment:
+        text = decode(c.text_of(comment.get("comment"), "comment"), directory)
     if not text.strip():
         # Old integrations put everything in legacy attachments.
         pieces = []
@@ -320,7 +353,8 @@ def _message(raw: Any, directory: _Directory, stats: ParseStats) -> Message | No
                 pieces.append(decode(piece, directory))
         text = "\n".join(pieces)
     files = []
-    for f in c.list_of(msg.get("files"), "files"):
+    single = msg.get("file")  # older exports: one shared or commented file
+    for f in c.list_of(msg.get("files"), "files") + ([single] if isinstance(single, dict) else []):
         f = c.maybe_dict(f)
         name = f.get("name") or f.get("title")
         if isinstance(name, str) and name:
