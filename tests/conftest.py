@@ -45,8 +45,9 @@ def open_memory(home, embedder):
 
     opened = []
 
-    def factory(path: Path | None = None, **overrides):
-        mem = Memory.open(path or home, embedder=embedder, **overrides)
+    def factory(path: Path | None = None, *, model=None, **overrides):
+        """``model``: an embedder to use instead of the session's (a paced double wrapping it, say)."""
+        mem = Memory.open(path or home, embedder=model or embedder, **overrides)
         opened.append(mem)
         return mem
 
@@ -73,6 +74,133 @@ def run_cli(*args: str, home: Path | None = None, stdin: str | None = None, time
         input=stdin, capture_output=True, text=True, env=env, cwd=REPO, timeout=timeout,
     )
     return proc.returncode, proc.stdout, proc.stderr
+
+
+#: The line a paced run prints on stderr where it stops; nothing after it is ever printed.
+PAUSED = "rawrag-test: paused"
+
+#: `rawrag` with its pace set by the test, not by the machine: the real entry point
+#: (pyproject's [project.scripts] rawrag = rawrag_tui.cli:main), the real store and the
+#: real models, plus a point where it stops for good, so a kill there always leaves
+#: work undone, however fast the CPU. argv[1] is the plan (JSON), the rest rawrag's.
+PACED_CLI = r"""
+import json, os, sys, threading, time, zlib
+
+plan, argv = json.loads(sys.argv[1]), sys.argv[2:]
+
+
+def pause(where):
+    print(plan["paused"], where, file=sys.stderr, flush=True)
+    # Nothing releases it: the test kills the process here. The timeout only
+    # keeps a forgotten one from living on.
+    threading.Event().wait(plan["orphan_s"])
+    print("rawrag-test: never killed", file=sys.stderr, flush=True)
+    os._exit(97)
+
+
+if plan.get("embed_pause_after") is not None:
+    import numpy as np
+
+    import rawrag_tui.models as models
+
+    load_embedder = models.load_embedder
+
+    class Paced:
+        # The loaded embedder, paced: it embeds at most embed_pause_after windows and
+        # stops before the next batch; the embedding up to there takes at least
+        # min_embed_s. "instant": vectors at once (as from a much faster CPU) under the
+        # real model's fingerprint and size, so later runs share the vector space.
+        def __init__(self, inner):
+            self.inner, self.fingerprint, self.dims = inner, inner.fingerprint, inner.dims
+            self.embedded, self.started = 0, None
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def embed(self, texts, kind="document"):
+            if kind != "document":
+                return self.inner.embed(texts, kind)
+            if self.embedded >= plan["embed_pause_after"]:
+                pause(f"after embedding {self.embedded} windows")
+            if self.started is None:
+                self.started = time.monotonic()
+            if plan["instant"]:
+                rows = [np.random.default_rng(zlib.crc32(t.encode())).standard_normal(self.dims) for t in texts]
+                vectors = np.asarray(rows, dtype=np.float32).reshape(len(texts), self.dims)
+                vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            else:
+                vectors = self.inner.embed(texts, kind)
+            self.embedded += len(texts)
+            time.sleep(max(0.0, self.started + plan["min_embed_s"] - time.monotonic()))
+            return vectors
+
+    models.load_embedder = lambda settings: Paced(load_embedder(settings))
+
+if plan.get("import_pause_after") is not None:
+    import rawrag_tui.importers as importers
+
+    parse = importers.parse
+
+    def paced_parse(*args, **kwargs):
+        # The export, paced: import_pause_after conversations, then it stops
+        # (inside the import's transaction, which has taken them).
+        for n, conversation in enumerate(parse(*args, **kwargs)):
+            if n == plan["import_pause_after"]:
+                pause(f"after reading {n} conversations")
+            yield conversation
+
+    importers.parse = paced_parse
+
+from rawrag_tui.cli import main
+
+sys.exit(main(argv))
+"""
+
+
+def start_and_kill(args, home: Path, *, embed_pause_after: int | None = None, import_pause_after: int | None = None,
+                   min_embed_s: float = 0.0, instant_embedder: bool = False, timeout: float = 240) -> str:
+    """Runs `rawrag ARGS` paced (:data:`PACED_CLI`) until it stops at the pause, then SIGKILLs it there.
+
+    The kill lands at the chosen point whatever the machine's speed: the run
+    cannot get past its pause. Returns its stderr up to the pause; fails if it
+    ends before reaching the pause, or has not reached it in ``timeout`` s (a hang guard).
+    """
+    import queue
+    import subprocess
+    import threading
+    import time
+
+    plan = {"embed_pause_after": embed_pause_after, "import_pause_after": import_pause_after,
+            "min_embed_s": min_embed_s, "instant": instant_embedder, "orphan_s": timeout + 600, "paused": PAUSED}
+    env = dict(os.environ, RAWRAG_HOME=str(home))
+    proc = subprocess.Popen([sys.executable, "-c", PACED_CLI, json.dumps(plan), *args], cwd=REPO, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen: list[str] = []
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"rawrag {' '.join(args)}: no pause in {timeout:g} s: {''.join(seen)}") from None
+            if line is None:
+                raise AssertionError(f"rawrag {' '.join(args)} ended (exit {proc.wait()}) before its pause: "
+                                     + "".join(seen))
+            if line.startswith(PAUSED):
+                return "".join(seen)
+            seen.append(line)
+    finally:
+        proc.kill()  # SIGKILL: no handler, no cleanup, as a crash or a power cut
+        proc.wait()
 
 
 def reader_installed(spec=None) -> bool:

@@ -1,16 +1,19 @@
 """Useful at once, complete later: words right after an import, meaning as the vectors land.
 
-Real store, real bundled embedder, a real `rawrag index` killed with SIGKILL.
+Real store, real bundled embedder, a real `rawrag index` killed with SIGKILL at a
+point the test chooses (conftest.start_and_kill), never "somewhere mid-way".
 """
 
 import json
+import re
 import threading
-import time
+
+import pytest
 
 from rawrag_tui.demo import demo_path
 
-from .conftest import run_cli
-from .test_interrupted import big_history, start_and_kill, status
+from .conftest import run_cli, start_and_kill
+from .test_interrupted import big_history, status
 
 
 def test_search_says_when_only_words_were_searched(tmp_path):
@@ -26,16 +29,24 @@ def test_search_says_when_only_words_were_searched(tmp_path):
     assert code == 0 and out.startswith("matched by words only") and "lexical channel alone" in err
 
 
-def test_killed_index_resumes_with_a_progress_bar_and_eta(tmp_path, monkeypatch):
+@pytest.mark.parametrize("speed", ["real", "instant"])
+def test_killed_index_resumes_with_a_progress_bar_and_eta(tmp_path, monkeypatch, speed):
+    """The test sets the pace, not the CPU: the run's embedder takes at least 2.5 s over
+    its first batch (off a terminal the CLI prints progress at most every 2 s, and a
+    rate needs time to measure), then stops before the next batch and is killed there.
+    "instant": the same with vectors made at once, as on a CPU many times faster."""
     home = tmp_path / "h"
-    monkeypatch.setenv("RAWRAG_MODELS_COMMIT_BATCH", "4")
     big = big_history(tmp_path / "big.jsonl", n_conv=8, per_conv=40)
     assert run_cli("import", str(big), "--no-embed", home=home)[0] == 0
     total = status(home)["pending_embeddings"]
-    seen = start_and_kill(["index"], home, wait_for=r"^embed: [1-9]")
-    assert "[#" in seen and "ETA" in seen
+    batch = -(-total // 10)  # one batch fills 2 of the bar's 20 marks
+    assert total > batch
+    monkeypatch.setenv("RAWRAG_MODELS_COMMIT_BATCH", str(batch))
+    seen = start_and_kill(["index"], home, embed_pause_after=batch, min_embed_s=2.5,
+                          instant_embedder=speed == "instant")
+    assert re.search(rf"^embed: {batch:,}/{total:,} windows, .*\[#+\.+\], ETA ", seen, re.MULTILINE), seen
     left = status(home)["pending_embeddings"]
-    assert 0 < left <= total - 4
+    assert left == total - batch
     # between the runs the store answers: hybrid, partly by meaning, and says what is missing
     code, out, err = run_cli("search", "sailing bread", "--json", home=home)
     result = json.loads(out)
@@ -48,24 +59,49 @@ def test_killed_index_resumes_with_a_progress_bar_and_eta(tmp_path, monkeypatch)
     assert json.loads(out)["pending_embeddings"] == 0 and json.loads(out)["notes"] == []
 
 
-def test_search_runs_while_the_app_embeds_in_the_background(open_memory):
-    """The app's worker holds the store lock only around each commit (Memory.index(lock=...))."""
-    mem = open_memory()
+class HeldEmbedder:
+    """The session's embedder, held before its second batch of windows until the test lets it go."""
+
+    def __init__(self, inner):
+        self.inner, self.fingerprint, self.dims = inner, inner.fingerprint, inner.dims
+        self.batches = 0
+        self.held, self.release = threading.Event(), threading.Event()
+
+    def embed(self, texts, kind="document"):
+        if kind == "document":
+            self.batches += 1
+            if self.batches == 2:
+                self.held.set()
+                assert self.release.wait(300), "never let go"  # a guard against a hang only
+        return self.inner.embed(texts, kind)
+
+
+def test_search_runs_while_the_app_embeds_in_the_background(open_memory, embedder):
+    """The app's worker holds the store lock only around each commit (Memory.index(lock=...)).
+
+    The search lands between two batches, whatever the CPU: the worker's model is held there."""
+    model = HeldEmbedder(embedder)
+    mem = open_memory(model=model, models={"commit_batch": 4})
     mem.import_path(demo_path(), "jsonl", embed=False)
     total = mem.status()["pending_embeddings"]
+    assert total > 4
     lock = threading.RLock()
     progress: list[tuple[int, int]] = []
-    worker = threading.Thread(target=lambda: mem.index(lambda s, d, t: progress.append((d, t)), lock=lock))
+    worker = threading.Thread(target=lambda: mem.index(lambda s, d, t: progress.append((d, t)), lock=lock),
+                              daemon=True)
     worker.start()
-    searched_while_embedding = []
-    deadline = time.monotonic() + 300
-    while worker.is_alive() and time.monotonic() < deadline:
-        t = time.perf_counter()
-        with lock:
+    try:
+        assert model.held.wait(300), "the worker never reached its second batch"
+        # the worker is in the model now, between two commits: the store lock is free
+        assert lock.acquire(timeout=60), "the worker held the store lock while embedding"
+        try:
             result = mem.search("Biscuit")
-        searched_while_embedding.append((time.perf_counter() - t, worker.is_alive(), bool(result.hits)))
-        time.sleep(0.05)
-    worker.join()
-    assert any(alive and found for _, alive, found in searched_while_embedding)
+        finally:
+            lock.release()
+        assert worker.is_alive() and result.hits and result.pending_embeddings == total - 4
+    finally:
+        model.release.set()
+        worker.join(300)
+    assert not worker.is_alive()
     assert progress[-1] == (total, total)
     assert mem.search("Biscuit").pending_embeddings == 0

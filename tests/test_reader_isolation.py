@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -104,9 +105,40 @@ def test_the_installed_build_is_the_portable_one(small_reader_memory):
     assert not {f for f in features if f.startswith(("AVX512", "AMX", "AVX_VNNI"))}
 
 
+#: Put on the reader processes' path (PYTHONPATH): the first of them to answer sends
+#: its answer's first piece and then stops for good (until killed), so a kill on that
+#: piece always lands mid-answer, however fast the model writes the rest. The ones
+#: started after it (the file named by READER_TEST_HOLD_ONCE exists then) run as usual.
+HOLD_ONCE_SITE = """
+import os
+import threading
+
+flag = os.environ.get("READER_TEST_HOLD_ONCE")
+if flag and not os.path.exists(flag):
+    from rawrag_tui.models import llama_reader
+
+    answer = llama_reader.LlamaReader.answer
+
+    def held(self, *args, **kwargs):
+        for piece in answer(self, *args, **kwargs):
+            yield piece
+            open(flag, "w").close()
+            threading.Event().wait(600)  # the test kills it here; the timeout only ends a forgotten one
+            os._exit(97)
+
+    llama_reader.LlamaReader.answer = held
+"""
+
+
 @pytest.mark.reader
 @needs_test_reader
-def test_a_crash_mid_answer_is_one_error_and_the_next_question_is_answered(small_reader_memory):
+def test_a_crash_mid_answer_is_one_error_and_the_next_question_is_answered(small_reader_memory, tmp_path,
+                                                                            monkeypatch):
+    site = tmp_path / "hold-once"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(HOLD_ONCE_SITE)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p))
+    monkeypatch.setenv("READER_TEST_HOLD_ONCE", str(site / "held"))
     mem = small_reader_memory
     before = mem.status()
     reader = mem.reader()
@@ -117,6 +149,7 @@ def test_a_crash_mid_answer_is_one_error_and_the_next_question_is_answered(small
 
     with pytest.raises(ReaderCrashed) as crashed:
         mem.ask("Where does Jordan live now?", on_token=crash_on_first_token)
+    assert (site / "held").exists()  # it was killed holding the rest of its answer
     line = str(crashed.value)
     assert "\n" not in line and "illegal instruction" in line and "SmolLM2-135M-Instruct.Q4_1" in line
     assert mem.status() == before  # the store is untouched
@@ -130,14 +163,16 @@ def test_a_hung_reader_is_stopped_after_the_timeout_and_replaced(small_reader_me
     from rawrag_tui.models.reader_process import ReaderProcess
 
     mem = small_reader_memory
-    launch = dataclasses.replace(mem.reader().launch, timeout=2.0)
-    reader = ReaderProcess(launch)
+    usual = mem.reader().launch
+    reader = ReaderProcess(usual)  # loaded at the usual timeout: loading takes what this machine needs
     try:
+        reader.launch = dataclasses.replace(usual, timeout=2.0)  # then 2 s of silence is a hang
         os.kill(reader.pid, signal.SIGSTOP)
         started = time.perf_counter()
         with pytest.raises(ModelError, match=r"gave no sign of life for 2 s and was stopped; raise reader.timeout"):
             list(reader.answer("Say hi.", 4))
-        assert time.perf_counter() - started < 10
+        assert time.perf_counter() - started < usual.timeout / 2  # the 2 s timeout stopped it, not the usual one
+        reader.launch = usual  # the replacement loads at the usual timeout too
         assert "".join(reader.answer("Say hi.", 4)).strip() and reader.starts == 2
     finally:
         reader.close()
@@ -207,41 +242,59 @@ def test_rawrag_ask_answers_a_long_prompt_with_the_packaged_reader(demo_home, mo
     assert data["timings"]["first_token"] > 0
 
 
-def _reader_child(parent: int, deadline: float) -> int:
-    """The pid of ``parent``'s reader process, once it exists."""
-    while time.monotonic() < deadline:
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            if ppid == parent and b"rawrag_tui.models.reader_worker" in cmdline:
-                return int(entry.name)
-        time.sleep(0.01)
-    raise AssertionError("the reader process never started")
+#: `rawrag ask` as installed, with one change: as the question goes to the reader,
+#: the reader's process is stopped (SIGSTOP) and its pid printed, so the test's SIGILL
+#: lands while that request is outstanding, however fast the machine answers.
+HELD_ASK = r"""
+import os, signal, sys
+
+from rawrag_tui.models.reader_process import ReaderProcess
+
+send = ReaderProcess._send
+
+
+def held_send(self, message):
+    if message.get("op") != "answer":
+        return send(self, message)
+    os.kill(self.pid, signal.SIGSTOP)  # it stays before the request, which waits in its pipe
+    send(self, message)
+    print("rawrag-test: reader held", self.pid, file=sys.stderr, flush=True)
+
+
+ReaderProcess._send = held_send
+from rawrag_tui.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 @pytest.mark.reader
 @pytest.mark.slow
 @needs_bundled_reader
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the reader's process through /proc")
 def test_rawrag_ask_survives_a_reader_killed_by_sigill(demo_home):
     env = dict(os.environ, RAWRAG_HOME=str(demo_home))
-    proc = subprocess.Popen([sys.executable, "-m", "rawrag_tui.cli", "ask", "Where does Jordan live now?"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    proc = subprocess.Popen([sys.executable, "-c", HELD_ASK, "ask", "Where does Jordan live now?"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    guard = threading.Timer(600, proc.kill)  # against a hang only: the reads below then end
+    guard.start()
     try:
-        child = _reader_child(proc.pid, time.monotonic() + 120)
-        os.kill(child, signal.SIGSTOP)  # wherever it is, it stays there
-        os.kill(child, signal.SIGILL)
-        os.kill(child, signal.SIGCONT)
-        _, err = proc.communicate(timeout=120)
+        before = []
+        for line in proc.stderr:  # ends at the held line, or when the command ends without holding
+            if line.startswith("rawrag-test: reader held"):
+                child = int(line.split()[-1])
+                break
+            before.append(line)
+        else:
+            raise AssertionError(f"the question never reached the reader: {''.join(before)}")
+        os.kill(child, signal.SIGILL)  # pending while it is stopped ...
+        os.kill(child, signal.SIGCONT)  # ... and it dies of it, the question unanswered
+        rest = proc.stderr.read()
+        proc.wait()
     finally:
+        guard.cancel()
         proc.kill()
-    assert proc.returncode == 1
+    err = "".join(before) + rest
+    assert proc.returncode == 1, err
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err
     assert lines[0].startswith("rawrag: error: the reader crashed: illegal instruction")

@@ -22,7 +22,7 @@ def test_library(snap_compare, filled):
 def test_search_results(snap_compare, filled):
     async def run_before(pilot):
         await pilot.press("slash", *"renew passport")
-        await until(pilot, lambda: pilot.app.screen.result is not None)
+        await until(pilot, lambda: getattr(pilot.app.screen.result, "query", None) == "renew passport")
         await settle(pilot)
 
     assert snap_compare(app_for(filled), terminal_size=MEDIUM, run_before=run_before)
@@ -31,7 +31,7 @@ def test_search_results(snap_compare, filled):
 def test_conversation_opened_at_a_hit(snap_compare, filled):
     async def run_before(pilot):
         await pilot.press("slash", *"renew passport", "enter")
-        await until(pilot, lambda: pilot.app.screen.result is not None)
+        await until(pilot, lambda: getattr(pilot.app.screen.result, "query", None) == "renew passport")
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
