@@ -217,16 +217,33 @@ def test_a_second_process_waits_for_the_upgrade_and_does_not_redo_it(tmp_path):
 
     holder = apsw.Connection(str(path))
     holder.execute("BEGIN IMMEDIATE")
-    waiting.set_busy_timeout(30_000)
+    blocked = threading.Event()
+    started = time.monotonic()
+
+    def busy(tries: int) -> bool:
+        """B asks for the lock, having read version 1: A upgrades only once B is known to wait."""
+        blocked.set()
+        time.sleep(0.01)
+        return time.monotonic() - started < 120  # a guard against a hang only
+
+    waiting.set_busy_handler(busy)
     calls: list[tuple] = []
-    thread = threading.Thread(target=migrations.migrate, args=(waiting, lambda *a: calls.append(a)))
+    outcome: list = []
+
+    def migrate_b() -> None:
+        try:
+            outcome.append(migrations.migrate(waiting, lambda *a: calls.append(a)))
+        except BaseException as exc:  # noqa: BLE001  (shown by the assert below)
+            outcome.append(exc)
+
+    thread = threading.Thread(target=migrate_b)
     thread.start()
-    time.sleep(1.0)
+    assert blocked.wait(60), "B never waited for the upgrade's lock"
     migrations.MIGRATIONS[1](holder, None)  # type: ignore[operator]
     holder.execute(f"PRAGMA user_version = {len(migrations.MIGRATIONS)}")
     holder.execute("COMMIT")
-    thread.join(30)
-    assert not thread.is_alive() and calls == []
+    thread.join(60)
+    assert not thread.is_alive() and outcome == [len(migrations.MIGRATIONS)] and calls == []
     assert migrations.schema_version(waiting) == len(migrations.MIGRATIONS)
     holder.close()
     waiting.close()
