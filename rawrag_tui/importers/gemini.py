@@ -3,7 +3,9 @@
 Takeout writes ``MyActivity.json`` (or ``MyActivity.html``, its default)
 with one record per prompt: the prompt in ``title`` after a verb such as
 "Prompted", Gemini's answer as rendered HTML in ``safeHtmlItem`` (several
-items are regenerated drafts), one time for both. Folder names, the file
+items are regenerated drafts; some exports put the answer in
+``description`` instead, as text or HTML), one time for both. The HTML
+page's time line is in the account's locale and is found by its structure. Folder names, the file
 name and even the verbs are translated, so both are recognised by content.
 
 Records carry no conversation, except that newer exports link each to its
@@ -32,6 +34,7 @@ from typing import Any
 from ..errors import ImportFormatError
 from . import _common as c
 from . import _sniff
+from ._calendars import parse_stamp
 from .records import UNREADABLE_SHARE, Conversation, Message, ParseStats, TooManyUnreadable
 from .source import ExportSource
 
@@ -52,10 +55,6 @@ _OTHER_VERBS = (
     "Created ", "Used ", "Added ", "Selected preferred draft", "Gave feedback", "Deleted ", "Canceled ", "Shared ",
 )
 _ATTACHED = re.compile(r"\s*Attached \d+ files?\.\s*$")
-_MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
-_HTML_TIME = re.compile(
-    r"^([A-Z][a-z]{2})\s+(\d{1,2}),\s+(\d{4}),\s+(\d{1,2}):(\d{2}):(\d{2})\s*([AP]M)\s+([A-Z]{1,5}|GMT[+-]\d{1,2}(?::\d{2})?)$"
-)
 #: Zone abbreviations Takeout writes after an HTML time (the exporting
 #: machine's zone) -> offset in minutes.
 _ZONES = {
@@ -63,6 +62,8 @@ _ZONES = {
     "EET": 120, "EEST": 180, "MSK": 180, "PST": -480, "PDT": -420, "MST": -420, "MDT": -360, "CST": -360,
     "CDT": -300, "EST": -300, "EDT": -240, "AKST": -540, "AKDT": -480, "HST": -600, "JST": 540, "KST": 540,
     "AEST": 600, "AEDT": 660, "NZST": 720, "NZDT": 780, "SGT": 480, "HKT": 480,
+    # as other locales write them: Czech, German, French, Thai/Vietnamese, Indonesian
+    "SEČ": 60, "SELČ": 120, "MEZ": 60, "MESZ": 120, "HNEC": 60, "HAEC": 120, "ICT": 420, "WIB": 420,
 }
 
 
@@ -347,6 +348,10 @@ def _json_record(raw: Any, stats: ParseStats) -> _Record | None:
         if match and match.group(1) not in urls:
             urls.append(match.group(1))
     answers_html = c.list_of(rec.get("safeHtmlItem"), "safeHtmlItem")
+    description = c.text_of(rec.get("description"), "description").strip()
+    if not answers_html and description:
+        # Some exports carry the answer as ``description`` (text or HTML) instead.
+        answers_html = [{"html": description if _TAG.search(description) else _as_html(description)}]
     if not (urls or answers_html or _PRODUCT.search(header) or _PRODUCT.search(products)):
         stats.skip("other_product")
         return None
@@ -371,6 +376,16 @@ def _json_record(raw: Any, stats: ParseStats) -> _Record | None:
         stats.skip("empty")
         return None
     return _Record(when, prompt, answers, urls, attachments, captions)
+
+
+_TAG = re.compile(r"<(?:[a-zA-Z][a-zA-Z0-9]*|/[a-zA-Z][a-zA-Z0-9]*)(?:\s[^<>]*)?/?>")
+
+
+def _as_html(text: str) -> str:
+    """Plain text as HTML that reads back the same: its line breaks kept."""
+    import html
+
+    return "<br>".join(html.escape(line) for line in text.split("\n"))
 
 
 # -- HTML ---------------------------------------------------------------------------
@@ -456,17 +471,22 @@ class _Cards(HTMLParser):
 
 
 def _html_time(text: str) -> tuple[datetime, bool] | None:
-    """(aware UTC time, zone known) of a card's time line, or None."""
-    match = _HTML_TIME.match(" ".join(text.replace("\u202f", " ").split()))
-    if not match or match.group(1) not in _MONTHS:
+    """(aware UTC time, zone known) of a card's time line, or None.
+
+    The line is written in the account's locale (``Aug 3, 2026, 9:14:05 AM
+    PDT``, ``18. 3. 2022 14:56:01 SEČ``, ``2022/03/18 14:56:01 JST``): it is
+    recognised by its structure (:func:`_calendars.parse_stamp`), not by
+    English month names.
+    """
+    found = parse_stamp(text)
+    if found is None:
         return None
-    mon, day, year, hh, mm, ss, ampm, zone = match.groups()
-    hour = int(hh) % 12 + (12 if ampm == "PM" else 0)
-    local = datetime(int(year), _MONTHS[mon], int(day), hour, int(mm), int(ss))
-    if zone.startswith("GMT") and len(zone) > 3:
-        sign = 1 if zone[3] == "+" else -1
-        h, _, m = zone[4:].partition(":")
-        minutes, known = sign * (int(h) * 60 + int(m or 0)), True
+    local, zone = found
+    zone = zone or ""
+    offset = re.fullmatch(r"(?:GMT|UTC)([+-])(\d{1,2}):?(\d{2})?", zone)
+    if offset:
+        sign = 1 if offset.group(1) == "+" else -1
+        minutes, known = sign * (int(offset.group(2)) * 60 + int(offset.group(3) or 0)), True
     else:
         minutes, known = _ZONES.get(zone, 0), zone in _ZONES
     return (local - timedelta(minutes=minutes)).replace(tzinfo=UTC), known
