@@ -1,7 +1,8 @@
 """The `rawrag` command: argument parsing and error reporting, nothing more.
 
 Every command is a thin shell over :mod:`rawrag_tui.memory`; this module
-only turns user errors into one line and exit code 1 (usage errors are 2).
+only turns user errors into one line and exit code 1 (usage errors are 2), and
+an unexpected exception (a bug) into one line, exit code 3 and a log file.
 Command modules are imported lazily so ``rawrag --help`` stays fast.
 """
 
@@ -66,6 +67,22 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # noqa: BLE001  (a bug: one line and exit 3; the traceback goes to a log)
+        return _internal_error(exc, args.home)
+
+
+def _internal_error(exc: Exception, home: str | None) -> int:
+    from pathlib import Path
+
+    from .crash import one_line, record
+    from .settings import default_home
+
+    try:
+        folder = Path(home).expanduser() if home else default_home()
+    except Exception:  # noqa: BLE001  (no home to log into: the system's temporary folder will do)
+        folder = None
+    print(one_line(exc, record(exc, folder)), file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ class ModelSettings:
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """How the local reader (llama.cpp) runs and how much evidence it sees."""
+    """How the reader runs (the bundled llama.cpp one, or a server you run) and how much evidence it sees."""
 
     #: "auto": every layer on the GPU when llama.cpp was built with GPU
     #: offload, none otherwise; or a number of layers ("0" forces the CPU).
@@ -144,6 +144,24 @@ class ReaderSettings:
     #: Seconds the reader's process may go without a sign of life (a progress
     #: report or a token) before it is taken for hung and stopped.
     timeout: float = 120.0
+    #: An OpenAI-compatible server to read with instead of the bundled
+    #: llama.cpp reader (Ollama, LM Studio, llama-server, vLLM), as its base
+    #: URL, e.g. "http://127.0.0.1:11434/v1"; "" = the bundled reader.
+    #: `rawrag reader use` writes this, ``model`` and nothing else.
+    endpoint: str = ""
+    #: The model name the server knows (GET /v1/models lists them).
+    model: str = ""
+    #: The NAME of an environment variable holding the server's API key; the
+    #: key itself is never written to config.toml.
+    api_key_env: str = ""
+    #: Evidence is private: an endpoint not on this machine's loopback
+    #: (localhost, 127.0.0.0/8, ::1) is refused unless this is true.
+    allow_remote: bool = False
+    #: The server's context in tokens, when it does not report one itself
+    #: (vLLM and llama-server do; Ollama, LM Studio's OpenAI API and
+    #: llama-cpp-python's server do not). 4096 is Ollama's default context:
+    #: a prompt longer than the server's context is cut or refused.
+    endpoint_context: int = 4096
 
 
 @dataclass(frozen=True)
@@ -220,6 +238,8 @@ def read_config(home: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
 def load_settings(home: str | Path | None = None, **overrides: dict[str, Any]) -> Settings:

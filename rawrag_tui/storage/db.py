@@ -15,20 +15,34 @@ from pathlib import Path
 
 import apsw
 
+from ..errors import UserError
+
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 
 
 def ensure_private_dir(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
-    os.chmod(path, DIR_MODE)
+    """``path`` as a folder only its owner can enter; a path that cannot be one
+    (a file, a folder without write access) is one line, not a traceback."""
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+        os.chmod(path, DIR_MODE)
+    except FileExistsError:
+        raise UserError(f"{path}: cannot be used as a rawrag data folder: it is a file") from None
+    except NotADirectoryError:
+        raise UserError(f"{path}: cannot be used as a rawrag data folder: a part of its path is a file") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot be used as a rawrag data folder: {exc.strerror or exc}") from None
     return path
 
 
 def _touch_private(path: Path) -> None:
-    fd = os.open(path, os.O_CREAT | os.O_RDWR, FILE_MODE)
-    os.close(fd)
-    os.chmod(path, FILE_MODE)
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, FILE_MODE)
+        os.close(fd)
+        os.chmod(path, FILE_MODE)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot open the store: {exc.strerror or exc}") from None
 
 
 def connect(db_path: Path, readonly: bool = False) -> apsw.Connection:
@@ -45,7 +59,10 @@ def connect(db_path: Path, readonly: bool = False) -> apsw.Connection:
         ensure_private_dir(db_path.parent)
         _touch_private(db_path)
         flags = apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
-    conn = apsw.Connection(str(db_path), flags=flags)
+    try:
+        conn = apsw.Connection(str(db_path), flags=flags)
+    except apsw.CantOpenError as exc:
+        raise UserError(f"{db_path}: cannot open the store: {exc}") from None
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     conn.enable_load_extension(False)
