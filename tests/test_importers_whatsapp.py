@@ -22,7 +22,6 @@ def test_android_month_first_12h_multiline_and_placeholders():
     assert [(m.speaker, m.text, m.attachments) for m in conv.messages] == [
         ("Alice", "Are we still on for Saturday?", ()),
         ("Bob", "Yes! Bring the map.\nIt's in the drawer.\n\nAnd the compass.", ()),
-        ("Alice", "", ("media (omitted)",)),
         ("Bob", "Summit photo", ("IMG-20240113-WA0003.jpg",)),
         ("Alice", "Wow, great view", ()),
         ("Bob", "ok", ()),
@@ -31,9 +30,10 @@ def test_android_month_first_12h_multiline_and_placeholders():
     ]
     assert conv.messages[0].timestamp == datetime(2024, 1, 5, 21, 16)  # naive: local time
     assert conv.messages[-1].timestamp == datetime(2024, 1, 13, 12, 30)  # 12 PM is noon
-    assert conv.messages[4].extra == {"edited": True}
-    assert conv.messages[5].external_id != conv.messages[6].external_id
-    assert dict(stats.skipped) == {"system": 2, "deleted": 1}
+    assert conv.messages[3].extra == {"edited": True}
+    assert conv.messages[4].external_id != conv.messages[5].external_id
+    # the media placeholder carries no words: skipped and counted, not a message
+    assert dict(stats.skipped) == {"system": 2, "media": 1, "deleted": 1}
 
 
 def test_ios_german_day_first_system_lines_and_attachments():
@@ -41,12 +41,11 @@ def test_ios_german_day_first_system_lines_and_attachments():
     assert (conv.title, conv.kind) == ("Wandergruppe", "group")
     assert [(m.speaker, m.text, m.attachments) for m in conv.messages] == [
         ("Anna", "Hallo zusammen!", ()),
-        ("Ben", "", ("bild (omitted)",)),
         ("Carla", "", ("00000012-PHOTO-2018-06-13-21-28-00.jpg",)),
         ("Anna", "Treffpunkt ist um 9 Uhr\nam Bahnhof.", ()),
     ]
     assert conv.messages[0].timestamp == datetime(2018, 6, 13, 21, 26, 1)
-    assert dict(stats.skipped) == {"system": 2, "deleted": 1}
+    assert dict(stats.skipped) == {"system": 2, "media": 1, "deleted": 1}
 
 
 def test_spanish_p_m_and_translated_placeholders():
@@ -54,10 +53,9 @@ def test_spanish_p_m_and_translated_placeholders():
     assert conv.title == "Marco"
     assert [(m.speaker, m.timestamp, m.text, m.attachments) for m in conv.messages] == [
         ("Lucía", datetime(2023, 12, 25, 13, 55), "¡Feliz Navidad!", ()),
-        ("Marco", datetime(2023, 12, 25, 13, 56), "", ("media (omitted)",)),
         ("Marco", datetime(2023, 12, 26, 9, 6), "Gracias, igualmente", ()),
     ]
-    assert dict(stats.skipped) == {"deleted": 1}
+    assert dict(stats.skipped) == {"media": 1, "deleted": 1}
 
 
 def test_ios_zip_takes_its_title_from_the_zip_name(tmp_path):

@@ -5,7 +5,12 @@ lines for multi-line messages. Nothing in it says the locale: whether
 ``03/04/21`` is the 3rd of April or the 4th of March is decided over the
 whole file (a first field above 12 means day first, a second above 12 means
 month first), so the file is read twice. Times are local wall-clock with no
-zone, so timestamps stay naive (the store marks them local).
+zone, so timestamps stay naive (the store marks them local). Headers are read
+in any script and calendar: the first characters are folded (RTL marks out,
+Arabic-Indic and Persian digits to 0-9) and Buddhist-era and Japanese era
+years become Gregorian (``_calendars``). Whether a body is words, a file, a
+placeholder or a notice is decided by its structure (``_whatsapp_body``),
+since WhatsApp translates its own phrases into every language.
 
 Messages have no ids, so each gets a stable one: a hash of (time, author,
 text, how many identical messages came before). Re-importing the same chat,
@@ -19,66 +24,51 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime
+from typing import NamedTuple
 
 from ..errors import ImportFormatError
 from . import _common as c
 from . import _sniff
+from . import _whatsapp_body as _body
+from ._calendars import ascii_digits, era_year, gregorian_year
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
 NAME = "whatsapp"
 
 _BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+#: Marks a header may carry between its fields (RTL locales put U+200F after
+#: each date part, Arabic one U+061C): dropped before the grammar reads it.
+_HEAD_MARKS = dict.fromkeys(map(ord, _BIDI + "\u061c"))
+#: Characters of a line the header grammar may need (the longest headers,
+#: Arabic with its marks, are about 40).
+_HEAD_CHARS = 80
 _SP = r"[ \u202f\u00a0\u2009]"
-#: Day, month and year in any order, separated by / . - (Korean: "2020. 3. 15.").
-_DATE = r"(?P<date>\d{1,4}[./\-] ?\d{1,2}[./\-] ?\d{1,4})\.?"
+#: Japanese era before a year (R4/03/18, 令和4年3月18日; 元 is year 1).
+_ERA = r"明治|大正|昭和|平成|令和|[MTSHR]"
+#: Day, month and year in any order, separated by / . - (Korean: "2020. 3. 15.");
+#: or year-month-day in kanji; a Japanese era before it, a Buddhist "BE" after.
+_DATE = (
+    rf"(?P<date>(?P<era>{_ERA})?"
+    r"(?:\d{1,4}[./\-] ?\d{1,2}[./\-] ?\d{1,4}|(?:\d{1,4}|元)年 ?\d{1,2}月 ?\d{1,2}日))\.?"
+    rf"(?:{_SP}?(?P<be>BE|B\.E\.|พ\.ศ\.))?"
+)
 #: Morning/afternoon markers: a.m./p.m. in their dotted and spaced forms,
-#: Japanese 午前/午後, Korean 오전/오후, Chinese 上午/下午.
-_CJK_AMPM = r"午前|午後|오전|오후|上午|下午"
-_AMPM = rf"[AaPp]\.?{_SP}?[Mm]\.?|{_CJK_AMPM}"
+#: Japanese 午前/午後, Korean 오전/오후, Chinese 上午/下午, Arabic ص/م,
+#: Persian ق.ظ./ب.ظ.
+_WORD_AMPM = r"午前|午後|오전|오후|上午|下午|ص|م|ق\.ظ\.?|ب\.ظ\.?"
+_AMPM = rf"[AaPp]\.?{_SP}?[Mm]\.?|{_WORD_AMPM}"
 _TIME = (
-    rf"(?:(?P<pre>{_CJK_AMPM}){_SP}?)?"
+    rf"(?:(?P<pre>{_WORD_AMPM}){_SP}?)?"
     r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)"
     rf"(?:{_SP}*(?P<ampm>{_AMPM}))?"
 )
 _IOS = re.compile(rf"^\[{_DATE},?{_SP}{_TIME}\]{_SP}?(?P<rest>.*)$")
 _ANDROID = re.compile(rf"^{_DATE},?{_SP}{_TIME}{_SP}[-–]{_SP}(?P<rest>.*)$")
-_PM = ("p", "P", "午後", "오후", "下午")
+_PM = ("p", "P", "午後", "오후", "下午", "م", "ب")
 #: Lines a sniff reads for a header when the first line is not one.
 _SNIFF_LINES = 40
 
-_MEDIA_OMITTED = re.compile(
-    r"^<(media omitted|medien ausgelassen|multimedia omitido|médias omis|media weggelaten|"
-    r"mídia oculta|media omessi|медиа отсутствует|без медиафайлов|medya dahil edilmedi|media tidak disertakan|"
-    r"pominięto multimedia|média omitida|archivo omitido)>$",
-    re.IGNORECASE,
-)
-_KIND_OMITTED = re.compile(
-    r"^(?P<kind>image|video|audio|sticker|gif|document|contact card|bild|dokument|imagen|documento|"
-    r"vidéo|autocollant|imagem|vídeo|áudio|figurinha)"
-    r" (omitted|weggelassen|omitid[oa]|absente?|omise?|ocultad?[oa])$",
-    re.IGNORECASE,
-)
-_ATTACHED = re.compile(
-    r"^<(attached|anhang|adjunto|pièce jointe|anexo|allegato|bijlage) ?: (?P<file>[^<>]+)>$", re.IGNORECASE
-)
-_FILE_ATTACHED = re.compile(
-    r"^(?P<file>\S.*?\.\w{2,5}) \((file attached|datei angehängt|archivo adjunto|fichier joint|"
-    r"arquivo anexado|file allegato|bestand bijgevoegd)\)$",
-    re.IGNORECASE,
-)
-_DELETED = re.compile(
-    r"^(this message was deleted|you deleted this message|diese nachricht wurde gelöscht|"
-    r"du hast diese nachricht gelöscht|se eliminó este mensaje|eliminaste este mensaje|"
-    r"ce message a été supprimé|vous avez supprimé ce message|esta mensagem foi apagada|"
-    r"você apagou esta mensagem|questo messaggio è stato eliminato|dit bericht is verwijderd)\.?$",
-    re.IGNORECASE,
-)
-_EDITED = re.compile(
-    r"\s*<(this message was edited|diese nachricht wurde bearbeitet|se editó este mensaje|"
-    r"ce message a été modifié|mensagem editada|messaggio modificato|dit bericht is bewerkt)\.?>$",
-    re.IGNORECASE,
-)
 _GROUP_HINT = re.compile(r"\b(group|gruppe|grupo|groupe|groep|gruppo)\b", re.IGNORECASE)
 _TITLE_PREFIX = re.compile(
     r"^(whatsapp[ -]chat(?: with| mit| con| avec| met| com| -)?|chat de whatsapp con|"
@@ -87,9 +77,41 @@ _TITLE_PREFIX = re.compile(
 )
 
 
-def _header(line: str) -> re.Match | None:
-    line = line.lstrip(_BIDI)
-    return _IOS.match(line) or _ANDROID.match(line)
+class _Head(NamedTuple):
+    """A header line read: its grammar match (on the folded header) and the
+    rest of the line (author and text) exactly as exported."""
+
+    match: re.Match
+    rest: str
+
+
+def _header(line: str) -> _Head | None:
+    """A message header, in any script: the first characters are folded (direction
+    marks dropped, any script's digits made 0-9, the Arabic comma a comma) for
+    the grammar; what follows the header is taken from the line as it was."""
+    head = line[:_HEAD_CHARS]
+    if head.isascii():
+        match = _IOS.match(line) or _ANDROID.match(line)
+        return _Head(match, match.group("rest")) if match else None
+    folded: list[str] = []
+    where: list[int] = []  # folded index -> index in line
+    for i, ch in enumerate(head):
+        if ord(ch) in _HEAD_MARKS:
+            continue
+        folded.append("," if ch == "\u060c" else ascii_digits(ch))
+        where.append(i)
+    text = "".join(folded) + line[len(head):]
+    match = _IOS.match(text) or _ANDROID.match(text)
+    if match is None:
+        return None
+    start = match.start("rest")
+    if start == 0:
+        origin = 0
+    elif start <= len(where):
+        origin = where[start - 1] + 1  # marks right before the rest stay with it
+    else:
+        origin = len(head) + start - len(where)
+    return _Head(match, line[origin:])
 
 
 def sniff(source: ExportSource, name: str) -> float:
@@ -154,16 +176,16 @@ def _day_first(source: ExportSource, member: str) -> bool | None:
     first_big = second_big = ampm = False
     year_first = True
     for number, line in _lines(source, member):
-        match = _header(line) if line is not None else None
-        if not match:
+        head = _header(line) if line is not None else None
+        if not head:
             continue
-        a, b, _ = _date_parts(match.group("date"))
-        if len(a) == 4:
+        leads, (a, b, _) = _date_fields(head.match)
+        if leads:
             continue
         year_first = False
-        first_big |= int(a) > 12
-        second_big |= int(b) > 12
-        ampm |= match.group("ampm") is not None or match.group("pre") is not None
+        first_big |= a > 12
+        second_big |= b > 12
+        ampm |= head.match.group("ampm") is not None or head.match.group("pre") is not None
         if first_big and second_big:
             raise ImportFormatError(
                 source.display(member), NAME, "dates mix day-first and month-first order", f"line {number}"
@@ -175,19 +197,34 @@ def _day_first(source: ExportSource, member: str) -> bool | None:
     return not ampm  # undecidable: 12-hour clocks go with US month-first dates
 
 
-def _date_parts(text: str) -> list[str]:
-    return [p.strip() for p in re.split(r"[./\-] ?", text.strip().rstrip("."))]
+def _date_fields(match: re.Match) -> tuple[bool, list[int]]:
+    """(year first?, the date's three numbers as written). Year first when a
+    Japanese era leads, in kanji dates (年月日) and when the first is 4 digits."""
+    text = match.group("date")
+    era = match.group("era")
+    if era:
+        text = text[len(era):]
+    parts = re.findall(r"\d+|元", text)
+    if len(parts) != 3:
+        raise ValueError(f"date {match.group('date')!r} is not day, month and year")
+    values = [1 if p == "元" else int(p) for p in parts]
+    return bool(era) or "年" in text or len(parts[0]) == 4, values
 
 
 def _timestamp(match: re.Match, day_first: bool | None) -> datetime:
-    parts = _date_parts(match.group("date"))
-    if len(parts[0]) == 4:
-        year, month, day = (int(p) for p in parts)
+    leads, (x, y, z) = _date_fields(match)
+    if leads:
+        year, month, day = x, y, z
     else:
-        a, b, year = (int(p) for p in parts)
-        day, month = (a, b) if day_first else (b, a)
-    if year < 100:
-        year += 2000
+        day, month = (x, y) if day_first else (y, x)
+        year = z
+    era = match.group("era")
+    if era:
+        year = era_year(era, year)  # R4 -> 2022, H31 -> 2019
+    else:
+        if year < 100:
+            year += 2500 if match.group("be") else 2000
+        year = gregorian_year(year, bool(match.group("be")))  # Buddhist era: 2565 -> 2022
     clock = [int(p) for p in re.split(r"[:.]", match.group("time"))]
     hour, minute, second = clock[0], clock[1], clock[2] if len(clock) > 2 else 0
     ampm = match.group("ampm") or match.group("pre")
@@ -216,11 +253,13 @@ def _read(
         nonlocal group_hint
         if entry is None:
             return
-        if entry["author"] is None:
-            stats.skip("system")
-            group_hint |= bool(_GROUP_HINT.search(entry["lines"][0]))
+        body = _body.read(entry["lines"]) if entry["author"] is not None else _body.Body("system")
+        if body.kind != "text":
+            stats.skip(body.kind)  # media, system or deleted
+            if body.kind == "system":
+                group_hint |= bool(_GROUP_HINT.search(entry["lines"][0]))
             return
-        msg = _message(entry, occurrences, stats)
+        msg = _message(entry, body, occurrences, stats)
         if msg is not None:
             messages.append(msg)
             authors.add(msg.speaker)
@@ -229,8 +268,8 @@ def _read(
         if line is None:
             stats.bad(display, NAME, f"line {number}", "not UTF-8 text")
             continue
-        match = _header(line)
-        if match is None:
+        head = _header(line)
+        if head is None:
             if current is None:
                 if not line.strip(_BIDI + " \t") or dropping:
                     continue
@@ -242,17 +281,17 @@ def _read(
         current = None
         cursor.at(member, f"line {number}")
         try:
-            when = _timestamp(match, day_first)
+            when = _timestamp(head.match, day_first)
         except ValueError as exc:
             stats.bad(
                 display, NAME, f"line {number}",
-                f"bad date or time {match.group('date')} {match.group('time')}: {exc}",
+                f"bad date or time {head.match.group('date')} {head.match.group('time')}: {exc}",
             )
             dropping = True
             continue
         dropping = False
         stats.ok()
-        author, text = _split_author(match.group("rest"))
+        author, text = _split_author(head.rest)
         current = {"when": when, "author": author, "lines": [text], "line": number}
     finish(current)
     kind = "group" if len(authors) > 2 or group_hint else "dm"
@@ -260,7 +299,9 @@ def _read(
 
 
 def _split_author(rest: str) -> tuple[str | None, str]:
-    """(author, text); author None for a system line."""
+    """(author, text); author None for a system line (Android writes those
+    without an author; iOS writes them under the chat's name, and the body's
+    U+200E tells them apart, see ``_whatsapp_body``)."""
     author, sep, text = rest.partition(": ")
     if not sep:
         if rest.endswith(":") and " " not in rest.strip():
@@ -269,46 +310,12 @@ def _split_author(rest: str) -> tuple[str | None, str]:
     author = author.strip(_BIDI + " ")
     if not author:
         return None, rest
-    # iOS writes system events as if the chat itself said them, marked by U+200E.
-    if text.startswith("\u200e"):
-        plain = text.strip(_BIDI + " ")
-        if not (_is_placeholder(plain) or _DELETED.match(plain)):
-            return None, plain
     return author, text
 
 
-def _is_placeholder(text: str) -> bool:
-    return bool(
-        _MEDIA_OMITTED.match(text) or _KIND_OMITTED.match(text) or _ATTACHED.match(text) or text.lower() == "null"
-    )
-
-
-def _message(entry: dict, occurrences: dict[tuple, int], stats: ParseStats) -> Message | None:
-    lines = [line.strip(_BIDI) if i == 0 else line for i, line in enumerate(entry["lines"])]
-    text = "\n".join(lines).rstrip()
-    extra: dict = {}
-    edited = _EDITED.search(text)
-    if edited:
-        text = text[: edited.start()]
-        extra["edited"] = True
-    first, _, tail = text.partition("\n")
-    first = first.strip(_BIDI + " ")
-    attachments: list[str] = []
-    if _DELETED.match(text.strip(_BIDI + " ")):
-        stats.skip("deleted")
-        return None
-    if _MEDIA_OMITTED.match(first):
-        attachments.append("media (omitted)")
-        text = tail
-    elif (kind := _KIND_OMITTED.match(first)) is not None:
-        attachments.append(f"{kind.group('kind').lower()} (omitted)")
-        text = tail
-    elif (attached := _ATTACHED.match(first) or _FILE_ATTACHED.match(first)) is not None:
-        attachments.append(attached.group("file").strip())
-        text = tail
-    elif first.lower() == "null" and not tail:
-        attachments.append("view-once media")
-        text = ""
+def _message(entry: dict, body: _body.Body, occurrences: dict[tuple, int], stats: ParseStats) -> Message | None:
+    text = body.text
+    attachments = [body.attachment] if body.attachment else []
     if not text.strip() and not attachments:
         stats.skip("empty")
         return None
@@ -323,7 +330,7 @@ def _message(entry: dict, occurrences: dict[tuple, int], stats: ParseStats) -> M
         timestamp=entry["when"],
         role="user",
         attachments=tuple(attachments),
-        extra=extra or None,
+        extra={"edited": True} if body.edited else None,
     )
 
 
