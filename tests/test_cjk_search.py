@@ -172,7 +172,7 @@ def test_an_interrupted_migration_leaves_version_1_intact(tmp_path, monkeypatch)
 @pytest.mark.slow
 @pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo dev conversation not present")
 def test_english_coverage_on_locomo_stays_within_a_point(tmp_path, embedder):
-    """Before the cjk column (README, bundled MiniLM, K=15): lexical 82.0%, dense 74.0%, hybrid 86.0%
+    """Before the cjk column (docs/models.md, bundled MiniLM, K=15): lexical 82.0%, dense 74.0%, hybrid 86.0%
     all-evidence coverage. One run embeds the 95 windows once (the runner's vector cache) for all three."""
     from rawrag_tui.eval import locomo, runner
     from rawrag_tui.eval.compare import Setting
