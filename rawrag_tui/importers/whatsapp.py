@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..errors import ImportFormatError
@@ -43,6 +44,8 @@ _HEAD_MARKS = dict.fromkeys(map(ord, _BIDI + "\u061c"))
 #: Characters of a line the header grammar may need (the longest headers,
 #: Arabic with its marks, are about 40).
 _HEAD_CHARS = 80
+#: What folding changes: a header without any is read as it is (fast path).
+_FOLDABLE = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\u061c\u060c\u0660-\u0669\u06f0-\u06f9]")
 _SP = r"[ \u202f\u00a0\u2009]"
 #: Japanese era before a year (R4/03/18, 令和4年3月18日; 元 is year 1).
 _ERA = r"明治|大正|昭和|平成|令和|[MTSHR]"
@@ -65,6 +68,7 @@ _TIME = (
 )
 _IOS = re.compile(rf"^\[{_DATE},?{_SP}{_TIME}\]{_SP}?(?P<rest>.*)$")
 _ANDROID = re.compile(rf"^{_DATE},?{_SP}{_TIME}{_SP}[-–]{_SP}(?P<rest>.*)$")
+_NUMBERS = re.compile(r"\d+|元")
 _PM = ("p", "P", "午後", "오후", "下午", "م", "ب")
 #: Lines a sniff reads for a header when the first line is not one.
 _SNIFF_LINES = 40
@@ -89,10 +93,13 @@ def _header(line: str) -> _Head | None:
     """A message header, in any script: the first characters are folded (direction
     marks dropped, any script's digits made 0-9, the Arabic comma a comma) for
     the grammar; what follows the header is taken from the line as it was."""
+    plain = line.lstrip(_BIDI)
+    match = _IOS.match(plain) or _ANDROID.match(plain)
+    if match:
+        return _Head(match, match.group("rest"))
     head = line[:_HEAD_CHARS]
-    if head.isascii():
-        match = _IOS.match(line) or _ANDROID.match(line)
-        return _Head(match, match.group("rest")) if match else None
+    if not _FOLDABLE.search(head):
+        return None
     folded: list[str] = []
     where: list[int] = []  # folded index -> index in line
     for i, ch in enumerate(head):
@@ -197,17 +204,19 @@ def _day_first(source: ExportSource, member: str) -> bool | None:
     return not ampm  # undecidable: 12-hour clocks go with US month-first dates
 
 
-def _date_fields(match: re.Match) -> tuple[bool, list[int]]:
+def _date_fields(match: re.Match) -> tuple[bool, tuple[int, ...]]:
     """(year first?, the date's three numbers as written). Year first when a
     Japanese era leads, in kanji dates (年月日) and when the first is 4 digits."""
-    text = match.group("date")
-    era = match.group("era")
-    if era:
-        text = text[len(era):]
-    parts = re.findall(r"\d+|元", text)
+    return _fields_of(match.group("date"), match.group("era"))
+
+
+@lru_cache(maxsize=4096)  # a chat repeats each day's date on every message of it
+def _fields_of(date: str, era: str | None) -> tuple[bool, tuple[int, ...]]:
+    text = date[len(era):] if era else date
+    parts = _NUMBERS.findall(text)
     if len(parts) != 3:
-        raise ValueError(f"date {match.group('date')!r} is not day, month and year")
-    values = [1 if p == "元" else int(p) for p in parts]
+        raise ValueError(f"date {date!r} is not day, month and year")
+    values = tuple(1 if p == "元" else int(p) for p in parts)
     return bool(era) or "年" in text or len(parts[0]) == 4, values
 
 
