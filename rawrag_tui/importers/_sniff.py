@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .source import ExportSource
+from .source import DamagedMember, ExportSource
 
 #: How much of a member a sniff reads.
 SNIFF_BYTES = 64 * 1024
@@ -131,6 +131,8 @@ def read_head(source: ExportSource, name: str, size: int = SNIFF_BYTES) -> bytes
         try:
             with source.open(name) as fh:
                 cache[key] = fh.read(size)
+        except DamagedMember:
+            raise  # say which member is damaged, not "no known format"
         except Exception:  # noqa: BLE001 - unreadable members simply match no format
             cache[key] = b""
     return cache[key]

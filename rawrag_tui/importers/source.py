@@ -8,12 +8,15 @@ symlinks) or a zip bomb are refused before anything is parsed.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
+import struct
 import zipfile
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, Any, TypeVar, cast
 
 from ..errors import ImportFormatError
 
@@ -21,6 +24,72 @@ from ..errors import ImportFormatError
 MAX_UNCOMPRESSED_BYTES = 20 * 1024**3
 #: ...and so is one whose declared size is this many times its compressed size.
 MAX_COMPRESSION_RATIO = 200
+
+
+#: What zipfile raises for a damaged archive or member: a bad CRC, a zlib
+#: stream that does not decode, a lying size, an unknown compression method.
+ZIP_DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, struct.error)
+
+_T = TypeVar("_T")
+
+
+class DamagedMember(ImportFormatError):
+    """A zip member that cannot be read back: the export was damaged on its way (download it again)."""
+
+    def __init__(self, zip_path: Path, member: str, exc: BaseException):
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        super().__init__(zip_path, "zip", f"member {member!r} is damaged ({reason}); download the export again")
+
+
+class _GuardedMember(io.BufferedIOBase):
+    """A zip member whose every read turns zipfile's damage errors into one
+    :class:`DamagedMember` line naming the member (reads fail lazily, deep in
+    a parser, where a bare ``zlib.error`` would be a traceback)."""
+
+    def __init__(self, inner: IO[bytes], zip_path: Path, member: str):
+        super().__init__()
+        self._inner = inner
+        self._zip_path = zip_path
+        self._member = member
+
+    def _guard(self, read: Callable[..., _T], *args: Any) -> _T:
+        try:
+            return read(*args)
+        except ZIP_DAMAGE as exc:
+            raise DamagedMember(self._zip_path, self._member, exc) from None
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._guard(self._inner.read, -1 if size is None else size)
+
+    def read1(self, size: int = -1) -> bytes:
+        return self._guard(getattr(self._inner, "read1", self._inner.read), size)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._guard(self._inner.readline, -1 if size is None else size)
+
+    def peek(self, size: int = 0) -> bytes:
+        return self._guard(getattr(self._inner, "peek", self._inner.read), size)
+
+    def seekable(self) -> bool:
+        return self._inner.seekable()
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._guard(self._inner.seek, offset, whence)
+
+    def tell(self) -> int:
+        return self._inner.tell()
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
 
 
 def _looks_like_zip(path: Path) -> bool:
@@ -37,6 +106,10 @@ class ExportSource:
         self.path = Path(path)
         if not self.path.exists():
             raise ImportFormatError(self.path, "any", "no such file or folder")
+        mode = self.path.stat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            # A FIFO blocks the first read forever and /dev/zero never ends: refuse by kind, unread.
+            raise ImportFormatError(self.path, "any", "not a regular file or folder (a pipe, device or socket)")
         self._zip: zipfile.ZipFile | None = None
         #: Normalised member name -> the name stored in the zip (Windows
         #: zippers may store "a\\b.json"; importers always see "a/b.json").
@@ -55,8 +128,8 @@ class ExportSource:
             self.kind = "zip"
             try:
                 self._zip = zipfile.ZipFile(self.path)
-            except (zipfile.BadZipFile, OSError) as exc:
-                raise ImportFormatError(self.path, "zip", str(exc)) from None
+            except (*ZIP_DAMAGE, OSError) as exc:
+                raise ImportFormatError(self.path, "zip", f"the zip is damaged ({exc}); download it again") from None
             self._names = self._check_zip(self._zip)
         else:
             if _looks_like_zip(self.path):
@@ -100,7 +173,12 @@ class ExportSource:
 
     def open(self, name: str) -> IO[bytes]:
         if self._zip is not None:
-            return self._zip.open(self._zip_names.get(name, name))
+            try:
+                member = self._zip.open(self._zip_names.get(name, name))
+            except ZIP_DAMAGE as exc:
+                raise DamagedMember(self.path, name, exc) from None
+            # a binary file object in every way the importers use (read, readline, iteration, wrappers)
+            return cast(IO[bytes], _GuardedMember(member, self.path, name))
         if self.kind == "file":
             return open(self.path, "rb")
         target = (self.path / name).resolve()
