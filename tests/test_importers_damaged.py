@@ -80,3 +80,25 @@ def test_a_named_pipe_is_refused_without_reading_it(tmp_path):
 def test_a_device_is_refused_without_reading_it(tmp_path):
     code, _out, err = run_cli("import", "/dev/zero", home=tmp_path / "home", timeout=120)
     assert code == 1 and "not a regular file or folder" in err and "Traceback" not in err, err
+
+
+def test_many_members_each_under_the_one_member_floor_are_still_a_bomb(tmp_path):
+    import zipfile
+
+    from rawrag_tui.importers.source import RATIO_FLOOR_BYTES, ExportSource
+
+    path = tmp_path / "bomb.zip"
+    chunk = b"\0" * RATIO_FLOOR_BYTES  # each member alone passes the one-member check
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for i in range(12):
+            zf.writestr(f"part{i:03}.json", chunk)
+    with pytest.raises(UserError, match=r"12 members declare 125,829,120 bytes from [\d,]+ compressed .*zip bomb"):
+        ExportSource(path)
+    # an ordinary export of the same size in readable text is not a bomb
+    text = tmp_path / "text.zip"
+    rng = random.Random(7)
+    words = [f"w{rng.randrange(10**9)}" for _ in range(4000)]
+    with zipfile.ZipFile(text, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("conversations.json", " ".join(rng.choice(words) for _ in range(2_000_000)))
+    with ExportSource(text) as source:
+        assert source.names() == ["conversations.json"]

@@ -22,8 +22,11 @@ from ..errors import ImportFormatError
 
 #: A zip whose members declare more than this in total is refused unread.
 MAX_UNCOMPRESSED_BYTES = 20 * 1024**3
-#: ...and so is one whose declared size is this many times its compressed size.
+#: ...and so is one whose declared size is this many times its compressed size
+#: (a member, or all members together once they declare over RATIO_FLOOR_BYTES:
+#: many members just under the one-member floor add up to the same bomb).
 MAX_COMPRESSION_RATIO = 200
+RATIO_FLOOR_BYTES = 10 * 1024**2
 
 
 #: What zipfile raises for a damaged archive or member: a bad CRC, a zlib
@@ -142,7 +145,7 @@ class ExportSource:
 
     def _check_zip(self, zf: zipfile.ZipFile) -> list[str]:
         names: list[str] = []
-        total = 0
+        total = compressed = 0
         for info in zf.infolist():
             name = info.filename
             posix = name.replace("\\", "/")
@@ -156,8 +159,9 @@ class ExportSource:
             if info.is_dir():
                 continue
             total += info.file_size
+            compressed += info.compress_size
             if total > MAX_UNCOMPRESSED_BYTES or (
-                info.file_size > 10 * 1024**2
+                info.file_size > RATIO_FLOOR_BYTES
                 and info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1)
             ):
                 raise ImportFormatError(
@@ -165,6 +169,10 @@ class ExportSource:
                 )
             names.append(posix)
             self._zip_names[posix] = name
+        if total > RATIO_FLOOR_BYTES and total > MAX_COMPRESSION_RATIO * max(compressed, 1):
+            raise ImportFormatError(
+                self.path, "zip", f"its {len(names)} members declare {total:,} bytes from {compressed:,} compressed "
+                f"(over {MAX_COMPRESSION_RATIO}x): refused as a zip bomb")
         return sorted(names)
 
     def names(self) -> list[str]:
