@@ -102,3 +102,15 @@ def test_many_members_each_under_the_one_member_floor_are_still_a_bomb(tmp_path)
         zf.writestr("conversations.json", " ".join(rng.choice(words) for _ in range(2_000_000)))
     with ExportSource(text) as source:
         assert source.names() == ["conversations.json"]
+
+
+def test_invalid_utf8_in_json_is_text_with_its_place_not_python_bytes(tmp_path, open_memory):
+    export = tmp_path / "conversations.json"
+    good = (FIXTURES / "chatgpt" / "single" / "conversations.json").read_bytes()
+    at = good.index(b'"author"')
+    export.write_bytes(good[:at + 6] + b"\xb5" + good[at + 6:])  # "autho\xb5r"
+    with pytest.raises(UserError) as caught:
+        open_memory().import_path(export, embed=False)
+    line = str(caught.value)
+    assert "\n" not in line and "b'" not in line and "\\x" not in line, line
+    assert "invalid bytes in UTF8" in line and "byte" in line, line

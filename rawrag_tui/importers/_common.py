@@ -58,9 +58,18 @@ class Cursor:
         return self
 
 
+def error_text(exc: BaseException) -> str:
+    """The first line of an exception's message, as text: the JSON parser's
+    errors carry bytes, whose repr (``b'lexical error…\\xb5'``) is no message."""
+    first = exc.args[0] if exc.args else None
+    text = first.decode("utf-8", "replace") if isinstance(first, bytes) else str(exc)
+    text = text.strip()
+    return text.splitlines()[0].strip() if text else ""
+
+
 def describe(exc: BaseException) -> str:
     """One readable line for an exception raised by malformed content."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    text = error_text(exc)
     name = type(exc).__name__
     if isinstance(exc, KeyError):
         return f"missing field {text}"
@@ -276,7 +285,7 @@ def stream_items(source: ExportSource, name: str, fmt: str, prefix: str, label: 
             for index, item in enumerate(ijson.items(reader, prefix, use_float=True)):  # noqa: B007
                 yield item
         except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError, EOFError, zlib.error) as exc:
-            problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            problem = error_text(exc) or type(exc).__name__
             raise ImportFormatError(
                 source.display(name),
                 fmt,
