@@ -56,9 +56,11 @@ def test_ios_media_placeholders_in_any_language_are_skipped_as_media(tmp_path):
 def test_android_bracketed_placeholders_in_any_language_are_skipped_as_media(tmp_path):
     lines = ["18/03/2022, 14:56 - Eva: ahoj"]
     lines += [f"18/03/2022, 14:57 - Jan: {p}" for p in ANDROID_MEDIA]
-    lines += ["18/03/2022, 14:58 - Jan: I think <this> is fine", "18/03/2022, 14:59 - Jan: <3 <3"]
+    lines += ["18/03/2022, 14:58 - Jan: I think <this> is fine", "18/03/2022, 14:59 - Jan: <3 <3",
+              "18/03/2022, 15:00 - Jan: <https://example.org/plan>", "18/03/2022, 15:01 - Jan: <eva@example.org>"]
     conv, stats = _read(tmp_path, lines)
-    assert texts(conv) == ["ahoj", "I think <this> is fine", "<3 <3"]
+    assert texts(conv) == ["ahoj", "I think <this> is fine", "<3 <3", "<https://example.org/plan>",
+                           "<eva@example.org>"]
     assert stats.skipped["media"] == len(ANDROID_MEDIA)
 
 

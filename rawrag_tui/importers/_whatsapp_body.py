@@ -43,8 +43,9 @@ _KNOWN_FILE_LABELS = re.compile(
     r"ファイル添付|添付ファイル|文件已附加)$",
     re.IGNORECASE,
 )
-#: The whole body in angle brackets: an Android placeholder.
-_BRACKETED = re.compile(r"^<[^<>\n]*[^\W\d_][^<>\n]*>$")
+#: The whole body in angle brackets, words inside: an Android placeholder.
+#: A link or address someone typed in brackets (``<https://...>``) is not one.
+_BRACKETED = re.compile(r"^<[^<>\n:/@=]*[^\W\d_][^<>\n:/@=]*>$")
 #: Placeholder phrases, only to count a marked body as media rather than system.
 _MEDIA_WORDS = re.compile(
     r"(omitted|weggelassen|ausgeschlossen|ausgelassen|omitid|omis|absent|ocultad|oculta|omess|weggelaten|"
