@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rawrag_tui.importers import gemini
+from rawrag_tui.importers._calendars import month_number, parse_stamp
 from tests.importers_support import parse_all, texts
 
 from .test_importers_claude_code import detected
@@ -124,3 +125,12 @@ def test_html_time_line_in_an_unknown_zone_is_read_as_utc_and_counted(tmp_path):
     [conv], stats = parse_all(gemini, path)
     assert conv.messages[0].timestamp == datetime(2022, 3, 18, 14, 56, 1, tzinfo=UTC)
     assert stats.skipped["time_zone_assumed_utc"] == 1
+
+
+def test_time_line_rule_takes_only_a_date_and_a_clock():
+    assert parse_stamp("3 de março de 2565, 09:00:00 ICT") == (datetime(2022, 3, 3, 9, 0), "ICT")  # Buddhist year
+    assert parse_stamp("١٨‏/٣‏/٢٠٢٢ ٢:٥٦:٠٠ م") == (datetime(2022, 3, 18, 14, 56), None)
+    for not_a_stamp in ["Prompted What happened on 18.03.2022 at 14:56:01?", "14:56:01", "18.03.2022",
+                        "Aug 3, 2026, 13:14:05 PM PDT", "31. 2. 2022 10:00:00 SEČ", "Foo 3, 2026, 9:14:05 PDT"]:
+        assert parse_stamp(not_a_stamp) is None, not_a_stamp
+    assert [month_number(w) for w in ("Sept.", "März", "mrt", "bře", "дек.", "Xyz")] == [9, 3, 3, 3, 12, None]

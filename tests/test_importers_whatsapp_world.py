@@ -160,11 +160,14 @@ def test_arabic_android_and_persian_digit_exports(tmp_path):
     persian = _chat(tmp_path, [
         "[۱۸/۰۳/۲۰۲۲, ۱۴:۵۶:۰۱] مریم: سلام",
         "[۱۹/۰۳/۲۰۲۲, ۰۹:۰۰:۰۰] علی: صبح بخیر ۲ بار",
+        "[۱۹/۰۳/۲۰۲۲, ۲:۱۰:۰۰ ب.ظ.] مریم: عصر بخیر",
+        "[۲۰/۰۳/۲۰۲۲, ۷:۳۰:۰۰ ق.ظ.] علی: صبح",
     ], "WhatsApp Chat with مریم.txt")
     assert detected(persian) == "whatsapp"
     [conv], _ = parse_all(whatsapp, persian)
     assert [(m.text, m.timestamp) for m in conv.messages] == [
         ("سلام", datetime(2022, 3, 18, 14, 56, 1)), ("صبح بخیر ۲ بار", datetime(2022, 3, 19, 9, 0)),
+        ("عصر بخیر", datetime(2022, 3, 19, 14, 10)), ("صبح", datetime(2022, 3, 20, 7, 30)),
     ]
 
 
