@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError
+from .quiet import root_warnings_silenced
 from .runtime import sha256_file
 
 MANIFEST = "manifest.json"
@@ -141,15 +142,16 @@ def quantize_int8(src: Path, dst: Path) -> None:
 
     external = src.with_name(src.name + "_data")
     big = src.stat().st_size + (external.stat().st_size if external.exists() else 0)
-    quantize_dynamic(
-        str(src),
-        str(dst),
-        weight_type=QuantType.QUInt8,
-        per_channel=True,
-        op_types_to_quantize=["MatMul", "Gather"],
-        nodes_to_exclude=[HEAD_NODE],
-        use_external_data_format=big > EXTERNAL_DATA_AT,
-    )
+    with root_warnings_silenced():
+        quantize_dynamic(
+            str(src),
+            str(dst),
+            weight_type=QuantType.QUInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul", "Gather"],
+            nodes_to_exclude=[HEAD_NODE],
+            use_external_data_format=big > EXTERNAL_DATA_AT,
+        )
 
 
 def _files_entry(root: Path) -> dict[str, dict[str, Any]]:

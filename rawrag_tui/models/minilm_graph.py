@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelError
+from .quiet import root_warnings_silenced
 
 #: Part of the built files' names and of the vector-space fingerprint: a new
 #: recipe (other fusions, other quantization) must not reuse old vectors.
@@ -148,9 +149,10 @@ def quantize_int8(fp32_path: Path, out_path: Path) -> None:
     from onnx import TensorProto
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(fp32_path), str(out_path), weight_type=QuantType.QInt8, per_channel=True,
-                     op_types_to_quantize=["MatMul"],
-                     extra_options={"DefaultTensorType": TensorProto.FLOAT})
+    with root_warnings_silenced():
+        quantize_dynamic(str(fp32_path), str(out_path), weight_type=QuantType.QInt8, per_channel=True,
+                         op_types_to_quantize=["MatMul"],
+                         extra_options={"DefaultTensorType": TensorProto.FLOAT})
 
 
 def build(safetensors: Path, out_dir: Path, variant: str) -> Path:
