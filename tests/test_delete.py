@@ -65,3 +65,10 @@ def test_deleting_unknown_ids_is_a_user_error(open_memory):
         mem.delete_conversation(99)
     with pytest.raises(UserError, match="no source with id 7"):
         mem.delete_source(7)
+
+
+def test_every_connection_keeps_sqlite_temp_storage_in_memory(open_memory):
+    """A statement journal or sort spill holds message text: never an unnamed file in /var/tmp."""
+    mem = open_memory()
+    assert mem.store.conn.execute("PRAGMA temp_store").fetchone()[0] == 2  # MEMORY
+    assert mem.store.conn.execute("PRAGMA secure_delete").fetchone()[0] == 1

@@ -72,6 +72,9 @@ def connect(db_path: Path, readonly: bool = False) -> apsw.Connection:
         cur.execute("PRAGMA journal_mode=WAL")
     # secure_delete zeroes freed pages: deleted history leaves no bytes behind.
     cur.execute("PRAGMA secure_delete=ON")
+    # Statement journals and sort spills stay in memory: SQLite would write them,
+    # unnamed and holding message text, to /var/tmp (a large import does).
+    cur.execute("PRAGMA temp_store=MEMORY")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA synchronous=NORMAL")
     return conn
