@@ -105,3 +105,49 @@ def test_search_runs_while_the_app_embeds_in_the_background(open_memory, embedde
     assert not worker.is_alive()
     assert progress[-1] == (total, total)
     assert mem.search("Biscuit").pending_embeddings == 0
+
+
+class CountingEmbedder:
+    """The session's embedder, recording every document text it embeds; ``hold_first``
+    keeps its first batch until the test lets it go (another indexer arrives meanwhile)."""
+
+    def __init__(self, inner, seen: list[str], hold_first: bool = False):
+        self.inner, self.fingerprint, self.dims = inner, inner.fingerprint, inner.dims
+        self.seen, self.hold_first = seen, hold_first
+        self.held, self.release = threading.Event(), threading.Event()
+
+    def embed(self, texts, kind="document"):
+        if kind == "document":
+            self.seen.extend(texts)
+            if self.hold_first:
+                self.hold_first = False
+                self.held.set()
+                assert self.release.wait(300), "never let go"  # a guard against a hang only
+        return self.inner.embed(texts, kind)
+
+
+def test_two_indexers_on_one_home_embed_each_window_once(open_memory, embedder, tmp_path):
+    """Two imports at once (the app and `rawrag import`, say) each embed what is pending:
+    the second waits for the first's lock, then finds only what is left."""
+    seen: list[str] = []
+    first_model = CountingEmbedder(embedder, seen, hold_first=True)
+    first = open_memory(model=first_model, models={"commit_batch": 8})
+    second = open_memory(model=CountingEmbedder(embedder, seen), models={"commit_batch": 8})
+    first.import_path(demo_path(), "jsonl", embed=False)
+    more = big_history(tmp_path / "more.jsonl", n_conv=2, per_conv=30)
+    second.import_path(more, "jsonl", embed=False)
+    windows = first.status()["pending_embeddings"]
+    waited = threading.Event()
+    runs = [threading.Thread(target=first.index, daemon=True),
+            threading.Thread(target=lambda: second.index(lambda stage, d, t: stage == "wait" and waited.set()),
+                             daemon=True)]
+    runs[0].start()
+    assert first_model.held.wait(300)  # the first is embedding its first batch...
+    runs[1].start()
+    assert waited.wait(300)  # ...and the second says it waits for it
+    first_model.release.set()
+    for run in runs:
+        run.join(300)
+        assert not run.is_alive()
+    assert len(seen) == len(set(seen)) == windows  # every window text embedded once, none twice
+    assert first.status()["pending_embeddings"] == 0 == second.status()["pending_embeddings"]

@@ -64,7 +64,9 @@ class ProgressPrinter:
 
     def _report(self, stage: str, done: int, total: int | None, rate: float, eta: float | None) -> None:
         unit = self.UNITS.get(stage, "items")
-        if stage in self.LABELS and total:
+        if stage == "wait":
+            text = "waiting: another rawrag is embedding this home; this one goes on when it finishes"
+        elif stage in self.LABELS and total:
             filled = round(self.BAR * min(done, total) / total)
             text = (self.LABELS[stage].format(total=total) + f" [{'#' * filled}{'.' * (self.BAR - filled)}] "
                     f"{done:,}/{total:,}" + (f", {rate:,.0f} {unit}/s" if rate > 0 else ""))

@@ -50,26 +50,34 @@ def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: 
     keyed by window-text hash, so nothing is embedded twice). With ``lock``
     (the app's store lock) the store is touched only while holding it and the
     model runs without it, so a search made meanwhile waits for one commit,
-    not for the embedding.
+    not for the embedding. One process embeds a store at a time
+    (:meth:`Store.embedding_lock`): a second waits, then embeds what is left.
     """
     guard = lock if lock is not None else contextlib.nullcontext()
-    with guard:
-        space = store.ensure_space(embedder.fingerprint, embedder.dims)
-        total = store.pending_count(space)
-    done = 0
-    if progress:
-        progress("embed", 0, total)
-    while True:
-        with guard:
-            pending = store.pending_windows(space, batch)
-            if not pending:
-                with store.transaction():
-                    store.mark_embedded(space)
-                break
-        vectors = embedder.embed([text for _, text in pending], kind="document")
-        with guard, store.transaction():
-            store.add_vectors(space, [h for h, _ in pending], vectors)
-        done += len(pending)
+
+    def waiting() -> None:
         if progress:
-            progress("embed", min(done, max(total, done)), max(total, done))
+            progress("wait", 0, None)
+
+    # Another process embedding this store goes first; what it leaves is done here.
+    with store.embedding_lock(waiting):
+        with guard:
+            space = store.ensure_space(embedder.fingerprint, embedder.dims)
+            total = store.pending_count(space)
+        done = 0
+        if progress:
+            progress("embed", 0, total)
+        while True:
+            with guard:
+                pending = store.pending_windows(space, batch)
+                if not pending:
+                    with store.transaction():
+                        store.mark_embedded(space)
+                    break
+            vectors = embedder.embed([text for _, text in pending], kind="document")
+            with guard, store.transaction():
+                store.add_vectors(space, [h for h, _ in pending], vectors)
+            done += len(pending)
+            if progress:
+                progress("embed", min(done, max(total, done)), max(total, done))
     return done

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +21,7 @@ import numpy as np
 from ..words import content_words
 from . import cjk, migrations
 from .db import connect
+from .locks import exclusive
 from .migrations import create_vector_tables
 
 #: meta key prefix + space id: every window text had a vector in that space when it was set.
@@ -86,6 +87,10 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+
+    def embedding_lock(self, on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
+        """One indexer per store at a time, across processes (:mod:`.locks`)."""
+        return exclusive(self.path.with_name(self.path.name + ".embed-lock"), on_wait)
 
     # -- plumbing -----------------------------------------------------------
 
