@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Collection
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +25,8 @@ from .index import pending as indexing
 from .index.ingest import ImportReport
 from .models.protocols import Embedder, EmbedKind, Reader, Reranker
 from .progress import Progress
-from .search import pipeline
 from .search.filters import SearchFilters
+from .search.home import what_is_searchable
 from .search.types import SearchResult
 from .settings import Settings, default_home, load_settings
 from .status import DeviceReport, Status, device_report, home_status
@@ -189,28 +188,8 @@ class Memory:
         filters = (conversation_ids, source_id, since, until)
         if any(f is not None for f in filters):
             return self._filtered_search(query, mode, limit, candidates, *filters)
-        mode = mode or self.settings.retrieval.mode
-        embedder = self.embedder if mode in ("dense", "hybrid") and self.store.has_windows() else None
-        space = self.store.space_id(embedder.fingerprint) if embedder is not None else None
-        pending = self.store.pending_count(space) if embedder is not None and self.store.any_pending(space) else 0
-        run_mode = mode
-        if embedder is not None and not self.store.has_vectors(space):
-            # Nothing embedded yet (an import just landed): words now, meaning once indexed.
-            run_mode, embedder = "lexical", None
-        reranker = self.reranker
-        retrieval = self.settings.retrieval
-        if reranker is not None and retrieval.rerank_depth == 0:
-            retrieval = replace(retrieval, rerank_depth=self.auto_rerank_depth())
-        result = pipeline.search(self.store, query, retrieval, embedder, reranker,
-                                 mode=run_mode, limit=limit, candidates=candidates)
-        result.mode, result.pending_embeddings = mode, pending
-        if result.lexical_only:
-            result.notes.append(f"results come from the lexical channel alone: {pending:,} windows are still "
-                                "waiting for embeddings (`rawrag index` continues them)")
-        elif pending:
-            result.notes.append(f"{pending:,} windows are not embedded yet, so search by meaning cannot see them: "
-                                "run `rawrag index`")
-        return result
+        return what_is_searchable(self.store, query, self.settings.retrieval, mode, limit, candidates,
+                                  lambda: self.embedder, self.reranker, self.auto_rerank_depth)
 
     def _filtered_search(self, query: str, mode: str | None, limit: int | None, candidates: int | None,
                          conversation_ids: Collection[int] | None, source_id: int | None,
