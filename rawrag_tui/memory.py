@@ -247,6 +247,7 @@ class Memory:
 
     @writer
     def delete_conversation(self, conversation_id: int) -> dict[str, int]:
+        """Delete for good; ``erased`` is False while another process's reader keeps the old bytes."""
         conversation = self.store.conversation(conversation_id)
         if conversation is None:
             raise UserError(f"no conversation with id {conversation_id}")
@@ -254,8 +255,8 @@ class Memory:
         with self.store.transaction():
             self.store.delete_conversations([conversation_id])
             vectors = self.store.collect_garbage()
-        self.store.scrub()
-        return {"conversations": 1, "messages": messages, "vectors": vectors}
+        erased = self.store.scrub()
+        return {"conversations": 1, "messages": messages, "vectors": vectors, "erased": erased}
 
     @writer
     def delete_source(self, source_id: int) -> dict[str, int]:
@@ -265,7 +266,7 @@ class Memory:
             removed = self.store.delete_source(source_id)
             indexing.window_pending(self.store, self.settings.window)
             removed["vectors"] = self.store.collect_garbage()
-        self.store.scrub()
+        removed["erased"] = self.store.scrub()
         if removed["rewindow"]:
             # conversations that lost messages have new tail windows: keep search complete
             self.index()

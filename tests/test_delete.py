@@ -72,3 +72,62 @@ def test_every_connection_keeps_sqlite_temp_storage_in_memory(open_memory):
     mem = open_memory()
     assert mem.store.conn.execute("PRAGMA temp_store").fetchone()[0] == 2  # MEMORY
     assert mem.store.conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+
+
+def test_delete_while_another_process_reads_says_so_and_the_next_open_erases(open_memory, home):
+    """A reader's snapshot keeps the old pages: delete says so, and the next writer to open the
+    store, once the reader is gone, finishes the erasure (checked on the files' bytes)."""
+    import apsw
+
+    from rawrag_tui.demo import demo_path
+
+    mem = open_memory()
+    mem.import_path(demo_path(), "jsonl", embed=False)
+    conv = next(c for c in mem.conversations() if "Maya" in c["title"] or c["messages"] > 3)
+    canary = "Fontainebleau-canary-7731"
+    cid = conv["id"]
+    mem.store.conn.execute("UPDATE messages SET text = text || ' ' || ? WHERE conversation_id = ?", (canary, cid))
+    reader = apsw.Connection(str(mem.settings.db_path))
+    cursor = reader.cursor()
+    cursor.execute("BEGIN")
+    assert cursor.execute("SELECT COUNT(*) FROM messages").fetchone()[0] > 0  # a snapshot is held
+    removed = mem.delete_conversation(cid)
+    assert removed["erased"] is False
+    cursor.execute("COMMIT")
+    reader.close()
+    mem.close()
+    again = open_memory()  # the next writer: nothing waits for it, the reader is gone
+    assert again.counts()["conversations"] >= 1
+    on_disk = b"".join(p.read_bytes() for p in home.iterdir() if p.name.startswith(again.settings.db_path.name))
+    assert canary.encode() not in on_disk
+    assert not (home / (again.settings.db_path.name + ".erase-pending")).exists()
+
+
+def test_delete_with_no_other_reader_is_erased_at_once(open_memory):
+    from rawrag_tui.demo import demo_path
+
+    mem = open_memory()
+    mem.import_path(demo_path(), "jsonl", embed=False)
+    assert mem.delete_conversation(mem.conversations()[0]["id"])["erased"] is True
+
+
+def test_rawrag_delete_says_plainly_when_another_process_holds_the_store(tmp_path):
+    import apsw
+
+    from rawrag_tui.demo import demo_path
+
+    from .conftest import run_cli
+
+    home = tmp_path / "h"
+    assert run_cli("import", str(demo_path()), "--no-embed", home=home)[0] == 0
+    reader = apsw.Connection(str(home / "rawrag.db"))
+    cursor = reader.cursor()
+    cursor.execute("BEGIN")
+    cursor.execute("SELECT COUNT(*) FROM messages").fetchone()
+    try:
+        code, out, err = run_cli("delete", "--source", "1", "--yes", home=home)
+    finally:
+        cursor.execute("COMMIT")
+        reader.close()
+    assert code == 0 and out.startswith("deleted source 1"), err
+    assert "has the store open" in err and err.strip().count("\n") == 0

@@ -49,4 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print_json({"deleted": what, **removed})
     else:
         print(f"deleted {what}")
+    if not removed["erased"]:
+        print("rawrag: another rawrag (the app, an MCP server) has the store open, so the deleted text stays on "
+              "disk until it closes; close it, and the next rawrag command erases it", file=sys.stderr)
     return 0

@@ -18,6 +18,8 @@ import apsw
 from ..errors import UserError
 
 DIR_MODE = 0o700
+#: How long a writer waits for another process's lock (or, emptying the WAL, for its readers).
+BUSY_TIMEOUT_MS = 10_000
 FILE_MODE = 0o600
 
 
@@ -36,7 +38,7 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
-def _touch_private(path: Path) -> None:
+def touch_private(path: Path) -> None:
     try:
         fd = os.open(path, os.O_CREAT | os.O_RDWR, FILE_MODE)
         os.close(fd)
@@ -57,7 +59,7 @@ def connect(db_path: Path, readonly: bool = False) -> apsw.Connection:
         flags = apsw.SQLITE_OPEN_READONLY
     else:
         ensure_private_dir(db_path.parent)
-        _touch_private(db_path)
+        touch_private(db_path)
         flags = apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
     try:
         conn = apsw.Connection(str(db_path), flags=flags)
@@ -66,7 +68,7 @@ def connect(db_path: Path, readonly: bool = False) -> apsw.Connection:
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     conn.enable_load_extension(False)
-    conn.set_busy_timeout(10_000)
+    conn.set_busy_timeout(BUSY_TIMEOUT_MS)
     cur = conn.cursor()
     if not readonly:
         cur.execute("PRAGMA journal_mode=WAL")

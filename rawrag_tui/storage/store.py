@@ -20,7 +20,7 @@ import numpy as np
 
 from ..words import content_words
 from . import cjk, migrations
-from .db import connect
+from .db import BUSY_TIMEOUT_MS, connect, touch_private
 from .locks import exclusive
 from .migrations import create_vector_tables
 
@@ -83,7 +83,9 @@ class Store:
     def open(cls, path: Path, progress: migrations.Progress | None = None) -> Store:
         conn = connect(path)
         migrations.migrate(conn, progress)
-        return cls(conn, path)
+        store = cls(conn, path)
+        store.finish_erasure()  # a delete that another process's reader held up
+        return store
 
     def close(self) -> None:
         self.conn.close()
@@ -560,16 +562,42 @@ class Store:
             dropped += len(orphans)
         return dropped
 
-    def scrub(self) -> None:
+    def scrub(self) -> bool:
         """Leave no freed bytes behind: merge the FTS index, rebuild the file, empty the WAL.
 
-        Runs outside any transaction (VACUUM cannot run inside one).
+        Runs outside any transaction (VACUUM cannot run inside one). Returns
+        whether the erasure is complete: while another process holds a read
+        transaction, the rebuilt pages wait in the WAL and the old ones, with
+        the deleted text, stay in the file. Then a marker is left beside the
+        store and the next writer to open it finishes the job.
         """
         cur = self.conn.cursor()
         cur.execute("INSERT INTO windows_fts (windows_fts) VALUES ('optimize')")
-        cur.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
         cur.execute("VACUUM")
-        cur.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return self.finish_erasure(started=True)
+
+    @property
+    def _erasure_marker(self) -> Path:
+        return self.path.with_name(self.path.name + ".erase-pending")
+
+    def finish_erasure(self, started: bool = False) -> bool:
+        """Copy the rebuilt pages over the old ones and empty the WAL; True once
+        nothing deleted is left. Right after a delete it waits up to the busy
+        timeout for readers to finish; when a later open finds the marker it
+        tries once without waiting, so no command stalls behind an open app."""
+        if not started and not self._erasure_marker.exists():
+            return True
+        self.conn.set_busy_timeout(BUSY_TIMEOUT_MS if started else 0)
+        try:
+            busy = self._scalar("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        if busy:
+            touch_private(self._erasure_marker)
+            return False
+        self._erasure_marker.unlink(missing_ok=True)
+        return True
 
     # -- reading ------------------------------------------------------------
 
