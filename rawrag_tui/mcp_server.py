@@ -38,6 +38,7 @@ from pydantic import ValidationError
 from . import toolkit
 from .errors import UserError
 from .memory import Memory
+from .search.types import Filters
 
 #: Default size of one result, in cl100k tokens (the JSON as sent).
 DEFAULT_BUDGET = 4000
@@ -52,6 +53,12 @@ context. Every message carries its export id (`external_id`), conversation, time
 them. Results are bounded; when `more` is true, call again with the same arguments and the `cursor`."""
 
 Mode = Literal["hybrid", "dense", "lexical"]
+Kind = Literal["chat", "channel", "group", "agent"]
+FILTERS_HELP = (
+    "Narrow with after/before (2016, 2016-03, 2016-03-14, or 30d/6m ago; each includes the period it names), "
+    "speaker (a name or a list; a first name is enough), source (id, format or file name, see list_sources), "
+    "conversation (id or title, see list_conversations) or kind (chat, channel, group, agent); hits then show "
+    "only the messages that pass.")
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -237,26 +244,25 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
         "decided, planned or were told before. Returns ranked windows of conversation, each with the full "
         "original messages (message_id, external_id, conversation, timestamp, speaker, text). Pass the "
         "question in natural words; mode 'hybrid' (default) mixes meaning and exact words, 'lexical' is exact "
-        "words only (names, codes), 'dense' meaning only. Narrow with since/until (YYYY-MM-DD, inclusive), "
-        "source_id (see list_sources) or conversation_id (see list_conversations). Read more context around a "
+        "words only (names, codes), 'dense' meaning only. " + FILTERS_HELP + " Read more context around a "
         "hit with get_messages(message_id=...). When 'more' is true, call again with the same arguments and "
         "the returned cursor."))
-    def search(query: str, mode: Mode | None = None, k: int = 10, since: str | None = None,
-               until: str | None = None, source_id: int | None = None, conversation_id: int | None = None,
+    def search(query: str, mode: Mode | None = None, k: int = 10, after: str | None = None,
+               before: str | None = None, speaker: list[str] | str | None = None, source: str | int | None = None,
+               conversation: str | int | None = None, kind: Kind | None = None,
                cursor: str | None = None) -> CallToolResult:
         if not 1 <= k <= 50:
             raise UserError("k: give 1 to 50 windows")
-        args = {"query": query, "mode": mode, "k": k, "since": since, "until": until,
-                "source_id": source_id, "conversation_id": conversation_id}
+        filters = _filters(after, before, speaker, source, conversation, kind)
+        args = {"query": query, "mode": mode, "k": k, **filters.to_json()}
         offset = _decode_cursor(cursor, "search", args)
-        if conversation_id is not None and memory.conversation(conversation_id) is None:
-            raise UserError(f"no conversation with id {conversation_id}")
-        result = memory.search(query, mode=mode, limit=k, since=since, until=until, source_id=source_id,
-                               conversation_ids=None if conversation_id is None else [conversation_id])
+        result = memory.search(query, mode=mode, limit=k, filters=filters)
         hits = [{"rank": h.rank, "window_id": h.window_id, "conversation_id": h.conversation_id,
                  "conversation": h.conversation, "scores": {n: round(s, 4) for n, s in h.scores.items()},
                  "messages": [_message(m) for m in h.messages]} for h in result.hits]
         head: dict[str, Any] = {"query": result.query, "mode": result.mode}
+        if result.nothing_passes:
+            head["summary"] = result.nothing_passes
         if result.notes:
             head["notes"] = result.notes
         return _result(page(hits, offset, budget, head, "hits", "search", args))
@@ -341,14 +347,16 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
         "citations to the original messages. Slow on a CPU (seconds to a minute) and a weaker reader than "
         "most clients: prefer search + get_messages and answer yourself; use ask when the user wants "
         "rawrag's offline answer. 'date' (YYYY-MM-DD) is the day the question is asked, for 'last week' "
-        "style questions; default today."), ToolAnnotations(read_only_hint=True, open_world_hint=False))
-    def ask(question: str, date: str | None = None) -> CallToolResult:
+        "style questions; default today. " + FILTERS_HELP), ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    def ask(question: str, date: str | None = None, after: str | None = None, before: str | None = None,
+            speaker: list[str] | str | None = None, source: str | int | None = None,
+            conversation: str | int | None = None, kind: Kind | None = None) -> CallToolResult:
         from datetime import date as Date
 
         checked = _check_day(date, "date")
         day = Date.fromisoformat(checked) if checked else None
         toolkit.require_reader()
-        answer = memory.ask(question, date=day)
+        answer = memory.ask(question, date=day, filters=_filters(after, before, speaker, source, conversation, kind))
         payload = answer.to_json()
         payload.pop("timings", None)
         citations = payload.pop("citations", [])
@@ -413,6 +421,13 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
             return _result({"deleted": {"kind": kind, "id": id, "title": name}, "removed": removed})
 
     return server
+
+
+def _filters(after: str | None, before: str | None, speaker: list[str] | str | None, source: str | int | None,
+             conversation: str | int | None, kind: str | None) -> Filters:
+    speakers = (speaker,) if isinstance(speaker, str) else tuple(speaker or ())
+    return Filters(after=after, before=before, speakers=speakers, source=None if source is None else str(source),
+                   conversation=None if conversation is None else str(conversation), kind=kind)
 
 
 def _check_day(value: str | None, name: str) -> str | None:

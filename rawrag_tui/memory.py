@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import importers
+from . import importers, transcripts
 from .answer.options import answer_options
 from .errors import UserError
 from .importers.records import ParseStats
@@ -25,13 +24,14 @@ from .index import pending as indexing
 from .index.ingest import ImportReport
 from .models.protocols import Embedder, EmbedKind, Reader, Reranker
 from .progress import Progress
-from .search.filters import SearchFilters
+from .search.filters import narrow
 from .search.home import what_is_searchable
-from .search.types import SearchResult
+from .search.types import Filters, SearchResult
 from .settings import Settings, default_home, load_settings
 from .status import DeviceReport, Status, device_report, home_status
 from .storage.store import Store
 from .storage.writer import BUSY, writer
+from .transcripts import Section
 
 if TYPE_CHECKING:
     from .answer.types import Answer
@@ -172,33 +172,15 @@ class Memory:
     # -- search ----------------------------------------------------------------
 
     def search(self, query: str, *, mode: str | None = None, limit: int | None = None,
-               candidates: int | None = None, conversation_ids: Collection[int] | None = None,
-               source_id: int | None = None, since: str | None = None,
-               until: str | None = None) -> SearchResult:
-        """The RAW-RAG search path; the filters keep only hits in the given
-        conversations, source and date range (inclusive, YYYY-MM-DD, by the
-        messages' own dates).
-
-        A filtered search keeps every candidate through the pipeline and cuts
-        to ``limit`` after filtering, so a filter never empties a result that
-        the unfiltered recall would have had matches for.
-        """
+               candidates: int | None = None, filters: Filters | None = None) -> SearchResult:
+        """The RAW-RAG search path; ``filters`` (dates, speakers, source, conversation, kind)
+        restrict both channels' candidates in SQL, so K hits come back when K pass them.
+        An unknown name or a bad date is one UserError line that names the near matches."""
         if not query.strip():
             raise UserError("empty query")
-        filters = (conversation_ids, source_id, since, until)
-        if any(f is not None for f in filters):
-            return self._filtered_search(query, mode, limit, candidates, *filters)
+        scope = narrow(self.store, filters) if filters else None
         return what_is_searchable(self.store, query, self.settings.retrieval, mode, limit, candidates,
-                                  lambda: self.embedder, self.reranker, self.auto_rerank_depth)
-
-    def _filtered_search(self, query: str, mode: str | None, limit: int | None, candidates: int | None,
-                         conversation_ids: Collection[int] | None, source_id: int | None,
-                         since: str | None, until: str | None) -> SearchResult:
-        filters = SearchFilters.checked(self.store, conversation_ids, source_id, since, until)
-        n = candidates or self.settings.retrieval.candidates
-        result = self.search(query, mode=mode, limit=n, candidates=n)
-        result.hits = filters.keep(result.hits, limit or self.settings.retrieval.top_k)
-        return result
+                                  lambda: self.embedder, self.reranker, self.auto_rerank_depth, scope)
 
     # -- ask -------------------------------------------------------------------
 
@@ -218,7 +200,7 @@ class Memory:
     def ask(self, question: str, *, date=None, on_token=None, on_evidence=None,
             on_progress: Progress | None = None,
             gpu_layers: str | int | None = None, mode: str | None = None, limit: int | None = None,
-            result: SearchResult | None = None) -> Answer:
+            result: SearchResult | None = None, filters: Filters | None = None) -> Answer:
         """Search, pack the evidence, and let the local reader answer with citations.
 
         With no evidence at all the reader is never loaded. ``result`` reuses
@@ -233,7 +215,13 @@ class Memory:
             hint = self.empty_hint()
             if hint:
                 raise UserError(hint)
-            result = self.search(question, mode=mode, limit=limit)
+            result = self.search(question, mode=mode, limit=limit, filters=filters)
+            if result.nothing_passes:  # said in one line; the reader is never loaded
+                from .answer.types import Answer
+
+                if on_token:
+                    on_token(result.nothing_passes)
+                return Answer(question, result.nothing_passes)
         return answer_question(question, result, lambda: self.reader(gpu_layers), date=date,
                                on_token=on_token, on_evidence=on_evidence, on_progress=on_progress,
                                **self.answer_options())
@@ -314,6 +302,23 @@ class Memory:
             ids = ", ".join(str(r["conversation_id"]) for r in rows[:10])
             raise UserError(f"{what} is in {len(rows)} conversations ({ids}): give the conversation id too")
         return rows[0]
+
+    def show(self, conversation: str, around: str | None = None, context: int = 10) -> Section:
+        """One conversation (its id, or a title naming one), or ``context`` messages each side of ``around``."""
+        return transcripts.conversation(self.store, transcripts.one_conversation(self.store, conversation),
+                                        around, context)
+
+    def export(self, fmt: str, *, conversation: str | None = None, source: str | None = None,
+               query: str | None = None, filters: Filters | None = None, mode: str | None = None,
+               limit: int | None = None) -> tuple[str, int]:
+        """A conversation, a source, or a search's hits (each message once) as md, html or jsonl:
+        (the text, how many messages it holds)."""
+        if query is not None:
+            result = self.search(query, mode=mode, limit=limit, filters=filters)
+            sections, title = transcripts.hits(result), f"rawrag search: {query}"
+        else:
+            sections, title = transcripts.selected(self.store, conversation, source)
+        return transcripts.render(sections, fmt, title), transcripts.count(sections)
 
     def auto_rerank_depth(self) -> int:
         """The paper's 128 candidates where a GPU runs the reranker, 32 on a CPU."""

@@ -143,7 +143,8 @@ def test_models_use_embeds_what_the_profile_lacks_with_progress(tmp_path):
 
 #: One command line per leaf command (the fewest arguments it parses with).
 EVERY_COMMAND = [
-    ["import", "x.json"], ["index"], ["search", "q"], ["ask", "q"], ["status"], ["doctor"],
+    ["import", "x.json"], ["index"], ["search", "q"], ["ask", "q"], ["show", "1"], ["export", "--conversation", "1"],
+    ["search", "q", "--after", "2016", "--speaker", "a", "--kind", "chat"], ["status"], ["doctor"],
     ["delete", "--source", "1"], ["models", "list"], ["models", "pull", "qwen3-0.6b"],
     ["models", "export", "hf", "--role", "embed", "--out", "o"], ["models", "embed", "--model", "m", "t"],
     ["models", "rerank", "--model", "m", "q", "d"], ["models", "use", "bundled"],

@@ -133,7 +133,7 @@ def test_stdio_errors_are_one_line(store_home):
     async def session() -> list[str]:
         async with Client(stdio(store_home)) as client:
             calls = [
-                ("search", {"query": "painting", "since": "2023-13-01"}),
+                ("search", {"query": "painting", "after": "2023-13-01"}),
                 ("search", {"query": "painting", "k": "many"}),
                 ("search", {"query": "   "}),
                 ("get_messages", {"external_id": "D99:1"}),
@@ -150,29 +150,42 @@ def test_stdio_errors_are_one_line(store_home):
 
     lines = asyncio.run(session())
     assert all("\n" not in line and "Traceback" not in line for line in lines), lines
-    assert lines[0] == "search: since: '2023-13-01' is not a date (YYYY-MM-DD)"
+    assert lines[0] == ("search: after: '2023-13-01' is not a date "
+                        "(give 2016, 2016-03, 2016-03-14, or 30d / 6w / 6m / 2y for that long ago)")
     assert lines[1].startswith("search: bad arguments: k:")
     assert lines[3] == "get_messages: no message with external id 'D99:1'"
 
 
 def test_stdio_filters(store_home):
-    async def session() -> tuple[Any, Any, Any]:
+    async def session() -> tuple[Any, ...]:
         async with Client(stdio(store_home)) as client:
-            late = await client.call_tool("search", {"query": "painting", "since": "2023-06-01", "k": 5})
-            none = await client.call_tool("search", {"query": "painting", "conversation_id": 999})
-            one = await client.call_tool("search", {"query": "painting", "conversation_id": 1, "k": 3})
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            for name in ("search", "ask"):
+                assert {"after", "before", "speaker", "source", "conversation", "kind"} <= set(
+                    tools[name].input_schema["properties"]), name
+            late = await client.call_tool("search", {"query": "painting", "after": "2023-06", "k": 5})
+            mel = await client.call_tool("search", {"query": "painting", "speaker": "melanie", "k": 5,
+                                                    "after": "2023-05-08", "before": "2023-07"})
+            none = await client.call_tool("search", {"query": "painting", "conversation": 999})
+            one = await client.call_tool("search", {"query": "painting", "conversation": 1, "k": 3})
+            typo = await client.call_tool("search", {"query": "painting", "speaker": "melany"})
+            empty = await client.call_tool("search", {"query": "painting", "after": "2030"})
             assert not one.is_error, text(one)
             assert [h["conversation_id"] for h in one.structured_content["hits"]] == [1, 1, 1]
             convs = await client.call_tool("list_conversations", {"until": "2023-01-01"})
-            return late, none, convs
+            return late, mel, none, typo, empty, convs
 
-    late, none, convs = asyncio.run(session())
-    assert not late.is_error and not convs.is_error, (text(late), text(convs))
+    late, mel, none, typo, empty, convs = asyncio.run(session())
+    assert not late.is_error and not convs.is_error and not mel.is_error, (text(late), text(mel), text(convs))
     days = [m["timestamp"][:10] for h in late.structured_content["hits"] for m in h["messages"]]
-    assert days and max(days) >= "2023-06-01"
-    assert all(any(d >= "2023-06-01" for d in [m["timestamp"][:10] for m in h["messages"]])
-               for h in late.structured_content["hits"])
+    assert days and min(days) >= "2023-06-01"  # a hit shows only the messages that pass
+    shown = [m for h in mel.structured_content["hits"] for m in h["messages"]]
+    assert shown and all("2023-05-08" <= m["timestamp"][:10] <= "2023-07-31" for m in shown)
+    assert all(any(m["speaker"] == "Melanie" for m in h["messages"]) for h in mel.structured_content["hits"])
     assert none.is_error and text(none) == "search: no conversation with id 999"
+    assert typo.is_error and text(typo) == "search: no speaker named 'melany'; near: Melanie"
+    assert not empty.is_error and empty.structured_content["hits"] == []
+    assert empty.structured_content["summary"] == "no message passes the filters (after 2030-01-01)"
     assert convs.structured_content["conversations"] == []
 
 

@@ -35,6 +35,9 @@ def register(subparsers) -> None:
     p.add_argument("--date", type=_iso_date, help="the day the question is asked (YYYY-MM-DD; default today)")
     p.add_argument("--show-evidence", action="store_true", help="print the numbered messages the reader sees")
     p.add_argument("--gpu-layers", metavar="auto|N", help="layers on the GPU (default: reader.gpu_layers, auto)")
+    from .common import add_filters
+
+    add_filters(p)
     # Also accepted after the subcommand; SUPPRESS keeps the top-level value otherwise.
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object")
     p.set_defaults(func=run)
@@ -68,7 +71,7 @@ def print_citations(answer, out: TextIO) -> None:
 
 
 def run(args) -> int:
-    from .common import ProgressPrinter, open_memory
+    from .common import ProgressPrinter, filters_from, open_memory
 
     question = args.question.strip()
     if not question:
@@ -97,6 +100,7 @@ def run(args) -> int:
             on_evidence=show_evidence,
             on_progress=progress,
             gpu_layers=args.gpu_layers,
+            filters=filters_from(args),
         )
     finally:
         progress.finish()

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from ..memory import Memory
 from ..progress import ProgressMeter, human_duration
+from ..search.types import Filters
 
 
 def add_common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
@@ -21,6 +22,24 @@ def add_common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
                         help="data directory (default: RAWRAG_HOME or the platform's)")
     if json_flag:
         parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+
+
+def add_filters(parser: argparse.ArgumentParser) -> None:
+    """The filters every searching command takes (docs/cli.md#filters)."""
+    group = parser.add_argument_group("filters", "dates: 2016, 2016-03, 2016-03-14, or 30d / 6w / 6m / 2y ago; "
+                                      "both bounds include the period they name")
+    group.add_argument("--after", metavar="DATE", help="messages from the start of DATE on")
+    group.add_argument("--before", metavar="DATE", help="messages up to the end of DATE")
+    group.add_argument("--speaker", metavar="NAME", action="append", default=[],
+                       help="windows where this person's message matched (repeatable; a first name is enough)")
+    group.add_argument("--source", metavar="NAME|ID", help="one imported source: its id, format or file name")
+    group.add_argument("--conversation", metavar="ID|TITLE", help="one conversation: its id or title")
+    group.add_argument("--kind", choices=("chat", "channel", "group", "agent"), help="conversations of one kind")
+
+
+def filters_from(args: argparse.Namespace) -> Filters:
+    return Filters(after=args.after, before=args.before, speakers=tuple(args.speaker), source=args.source,
+                   conversation=args.conversation, kind=args.kind)
 
 
 def open_memory(args: argparse.Namespace, **overrides: Any) -> Memory:

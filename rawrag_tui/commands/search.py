@@ -10,7 +10,7 @@ from .. import toolkit
 from ..display import message_line
 from ..errors import UserError
 from ..search.types import SearchResult
-from .common import add_common, open_memory, print_json
+from .common import add_common, add_filters, filters_from, open_memory, print_json
 
 
 def register(sub) -> None:
@@ -23,6 +23,7 @@ def register(sub) -> None:
     p.add_argument("--batch", metavar="FILE",
                    help='JSON lines {"id","query"} from FILE or - (stdin); one JSON line out per query')
     p.add_argument("--explain", action="store_true", help="show each hit's score and rank per channel")
+    add_filters(p)
     p.set_defaults(func=run)
 
 
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.batch is None and not args.query:
         raise UserError("give a query, or --batch FILE")
     as_json = args.json
+    filters = filters_from(args)
     with open_memory(args) as mem:
         hint = mem.empty_hint()
         if hint:
@@ -87,10 +89,12 @@ def run(args: argparse.Namespace) -> int:
             if not as_json:
                 raise UserError("--batch writes JSON lines: add --json")
             for qid, query in _batch_queries(args.batch):
-                result = mem.search(query, mode=args.mode, limit=args.limit, candidates=args.candidates)
+                result = mem.search(query, mode=args.mode, limit=args.limit, candidates=args.candidates,
+                                    filters=filters)
                 print_json({"id": qid, **result.to_json()})
             return 0
-        result = mem.search(args.query, mode=args.mode, limit=args.limit, candidates=args.candidates)
+        result = mem.search(args.query, mode=args.mode, limit=args.limit, candidates=args.candidates,
+                            filters=filters)
     if as_json:
         print_json(result.to_json())
     else:

@@ -14,15 +14,20 @@ from ..models.protocols import Embedder, Reranker
 from ..settings import RetrievalSettings
 from ..storage.store import Store
 from . import pipeline
+from .filters import Scope
 from .types import SearchResult
 
 
 def what_is_searchable(store: Store, query: str, retrieval: RetrievalSettings, mode: str | None,
                        limit: int | None, candidates: int | None, embedder: Callable[[], Embedder],
-                       reranker: Reranker | None, auto_depth: Callable[[], int]) -> SearchResult:
+                       reranker: Reranker | None, auto_depth: Callable[[], int],
+                       scope: Scope | None = None) -> SearchResult:
     """``pipeline.search`` with the channels this store can serve now; ``embedder``
-    is called only when the meaning channel runs (loading it takes seconds)."""
+    is called only when the meaning channel runs (loading it takes seconds).
+    ``scope``: the checked filters; when no message passes them the result is empty and says so."""
     mode = mode or retrieval.mode
+    if scope is not None and not scope.lay_out(store):
+        return SearchResult(query, mode, [], nothing_passes=scope.nothing_passes())
     model = embedder() if mode in ("dense", "hybrid") and store.has_windows() else None
     space = store.space_id(model.fingerprint) if model is not None else None
     pending = store.pending_count(space) if model is not None and store.any_pending(space) else 0
@@ -33,7 +38,7 @@ def what_is_searchable(store: Store, query: str, retrieval: RetrievalSettings, m
     if reranker is not None and retrieval.rerank_depth == 0:
         retrieval = replace(retrieval, rerank_depth=auto_depth())
     result = pipeline.search(store, query, retrieval, model, reranker,
-                             mode=run_mode, limit=limit, candidates=candidates)
+                             mode=run_mode, limit=limit, candidates=candidates, scope=scope)
     result.mode, result.pending_embeddings = mode, pending
     if result.lexical_only:
         result.notes.append(f"results come from the lexical channel alone: {pending:,} windows are still "

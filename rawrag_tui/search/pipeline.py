@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..models.protocols import Embedder, Reranker
 from ..settings import RetrievalSettings
 from ..storage.store import Store
+from .filters import Scope
 from .types import EvidenceMessage, Hit, SearchResult
 
 MODES = ("dense", "lexical", "hybrid")
@@ -48,7 +49,10 @@ def search(
     mode: str | None = None,
     limit: int | None = None,
     candidates: int | None = None,
+    scope: Scope | None = None,
 ) -> SearchResult:
+    """``scope``: filters already laid out (:meth:`Scope.lay_out`): both channels search only
+    its windows, and a hit shows only the messages that pass them."""
     mode = mode or settings.mode
     if mode not in MODES:
         from ..errors import UserError
@@ -65,13 +69,14 @@ def search(
         qvec = embedder.embed([query], kind="query")[0]
         timings["embed_query"] = time.perf_counter() - t
         t = time.perf_counter()
-        hits = (store.dense_search(space, qvec, n, settings.exact_below, settings.oversample)
+        hits = (store.dense_search(space, qvec, n, settings.exact_below, settings.oversample,
+                                   None if scope is None else scope.windows)
                 if space is not None else [])
         channels["dense"] = [(wid, 1.0 - dist) for wid, dist in hits]  # cosine similarity
         timings["dense"] = time.perf_counter() - t
     if mode in ("lexical", "hybrid"):
         t = time.perf_counter()
-        channels["lexical"] = store.lexical_search(query, n, settings.common_word_share)
+        channels["lexical"] = store.lexical_search(query, n, settings.common_word_share, scope is not None)
         timings["lexical"] = time.perf_counter() - t
     words_found = bool(channels["lexical"]) if "lexical" in channels else None
     if words_found is False and "dense" in channels:
@@ -99,7 +104,7 @@ def search(
     result_hits = []
     for rank, c in enumerate(kept, start=1):
         w = rows[c.window_id]
-        msgs = expand(store, w) if settings.expand else []
+        msgs = expand(store, w, *(scope.shown if scope else ())) if settings.expand else []
         result_hits.append(
             Hit(c.window_id, w["conversation_id"], w["conversation"], rank, w["text"], c.scores, c.ranks, msgs)
         )
@@ -107,8 +112,8 @@ def search(
     return SearchResult(query, mode, result_hits, timings, channels=list(channels), words_found=words_found)
 
 
-def expand(store: Store, window: dict) -> list[EvidenceMessage]:
-    """The full original messages a window overlaps, in time order."""
+def expand(store: Store, window: dict, where: str = "1", args: list | tuple = ()) -> list[EvidenceMessage]:
+    """The full original messages a window overlaps, in time order (those that meet ``where``)."""
     return [
         EvidenceMessage(
             message_id=m["id"], external_id=m["external_id"], conversation_id=m["conversation_id"],
@@ -116,5 +121,5 @@ def expand(store: Store, window: dict) -> list[EvidenceMessage]:
             role=m["role"], text=m["text"], captions=tuple(json.loads(m["captions"])),
             attachments=tuple(json.loads(m["attachments"])),
         )
-        for m in store.messages_between(window["conversation_id"], window["first_seq"], window["last_seq"])
+        for m in store.messages_between(window["conversation_id"], window["first_seq"], window["last_seq"], where, args)
     ]

@@ -74,6 +74,8 @@ class SearchResult:
     #: False when the lexical channel ran and no window holds any of the query's
     #: words: the hits (if any) are nearest by meaning, above the similarity floor.
     words_found: bool | None = None
+    #: Set when filters were given and no message passes them (the one line faces show).
+    nothing_passes: str | None = None
 
     @property
     def lexical_only(self) -> bool:
@@ -83,6 +85,8 @@ class SearchResult:
     def summary(self) -> str | None:
         """The one line every face shows above the hits when they are not plain
         matches: no message holds the words, or meaning is not searched yet."""
+        if self.nothing_passes:
+            return self.nothing_passes
         if self.words_found is False:
             if self.hits:
                 return f"no message holds the words of “{self.query}”; nearest by meaning:"
@@ -113,3 +117,29 @@ class SearchResult:
             "words_found": self.words_found,
             "summary": self.summary(),
         }
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a search keeps, as the user typed it (every face passes this to ``Memory.search``).
+
+    ``after``/``before``: ``2016``, ``2016-03``, ``2016-03-14`` or ``30d``/``6m``/``2y`` ago; both
+    bounds include the period they name (``before 2016`` keeps all of 2016). ``speakers``: names as
+    people type them (case, accents and a first name alone match). ``source``: a source id or its
+    format or file name. ``conversation``: an id or a title. ``kind``: chat, channel, group, agent, ...
+    A message passes when it passes all of them; a hit shows only the messages that pass (with
+    ``speakers``: the window holds that person's message, and its neighbours are the context).
+    """
+
+    after: str | None = None
+    before: str | None = None
+    speakers: tuple[str, ...] = ()
+    source: str | None = None
+    conversation: str | None = None
+    kind: str | None = None
+
+    def __bool__(self) -> bool:
+        return any((self.after, self.before, self.speakers, self.source, self.conversation, self.kind))
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, ())}

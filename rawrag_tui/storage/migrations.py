@@ -197,6 +197,13 @@ MIGRATIONS: list[Migration] = [
     """,
     _fts_with_cjk,
     _rescore_layout,
+    # 4: filters in SQL: messages by date and speaker, and the windows a message is in
+    """
+    CREATE INDEX IF NOT EXISTS messages_by_ts ON messages (ts);
+    CREATE INDEX IF NOT EXISTS messages_by_speaker ON messages (speaker);
+    CREATE INDEX IF NOT EXISTS windows_by_first ON windows (conversation_id, first_seq, seq);
+    CREATE INDEX IF NOT EXISTS windows_by_last ON windows (conversation_id, last_seq, seq);
+    """,
 ]
 
 
