@@ -267,6 +267,66 @@ def check_reader(settings: Settings, flags: set[str]) -> list[Check]:
     )]
 
 
+def check_reader_server(settings: Settings) -> Check:
+    """The configured reader server end to end: the privacy rule (before any
+    connection), reachable, the model served, and a 512+ token prompt's
+    first-token time, which sizes the evidence as ``rawrag ask`` does."""
+    from .models.openai_reader import EndpointReader
+
+    r = settings.reader
+    fix = "start the server, or `rawrag reader use bundled`; `rawrag reader list` shows what runs here"
+    details: dict[str, Any] = {"endpoint": r.endpoint, "model": r.model}
+    try:
+        reader = EndpointReader(settings)
+    except UserError as exc:
+        return Check("reader server", False, str(exc), fix, details)
+    try:
+        served = reader.served()
+        question, prompt = reader_prompt(reader.count_tokens)
+        prompt_tokens = reader.count_tokens(prompt)
+        started = time.perf_counter()
+        first: list[float] = []
+        pieces = []
+        for piece in reader.answer(prompt, max_tokens=16):
+            if not first:
+                first.append(time.perf_counter() - started)
+            pieces.append(piece)
+        total = time.perf_counter() - started
+        first_s = first[0] if first else total
+        rate = prompt_tokens / first_s if first_s > 0 else 0.0
+        budget = evidence_budget_at(settings, rate, question, reader.count_tokens)
+        context = reader.context_tokens
+    except UserError as exc:
+        return Check("reader server", False, str(exc), fix, details)
+    finally:
+        reader.close()
+    answer = "".join(pieces).strip()
+    details.update({"served": served, "context_tokens": context, "prompt_tokens": prompt_tokens,
+                    "first_token_seconds": round(first_s, 3), "prompt_tokens_per_second": round(rate, 1),
+                    "seconds": round(total, 3), "evidence_budget": budget, "answer": answer})
+    return Check(
+        "reader server", bool(answer),
+        f"{r.model} at {reader.endpoint}: reachable, serves it; {prompt_tokens} prompt tokens, first token "
+        f"after {first_s:.2f} s ({rate:.0f} tokens/s), answered {answer[:60]!r}; evidence budget at this "
+        f"speed: {budget:,} tokens",
+        None if answer else "the server answered nothing: check the model on the server", details)
+
+
+def check_reader_servers(settings: Settings) -> Check:
+    """Reader servers running on this machine's loopback ports (never anywhere
+    else), each model with the one command that switches to it. Informational."""
+    from .models.endpoint import discover
+
+    found = discover()
+    if not found:
+        return Check("reader servers", True, "none on this machine's usual ports (Ollama 11434, LM Studio 1234, "
+                     "llama-server 8080)", details={"servers": []})
+    summary = "; ".join(f"{f.server} at {f.endpoint}: {', '.join(f.models[:4]) or 'no chat model'}" for f in found)
+    commands = [c for f in found for c in f.commands]
+    note = f" (switch: `{commands[0]}`)" if commands and not settings.reader.endpoint else ""
+    return Check("reader servers", True, summary + note, details={"servers": [f.to_json() for f in found]})
+
+
 def check_home(settings: Settings) -> Check:
     home = settings.home
     details: dict[str, Any] = {"path": str(home)}
@@ -299,6 +359,10 @@ def check_home(settings: Settings) -> Check:
 def diagnose(settings: Settings) -> DoctorReport:
     _, flags = cpu_flags()
     checks = [check_cpu(), check_runtime(settings), check_embedder(settings), check_reranker(settings)]
-    checks += check_reader(settings, flags)
+    if settings.reader.endpoint:
+        checks.append(check_reader_server(settings))
+    else:
+        checks += check_reader(settings, flags)
+    checks.append(check_reader_servers(settings))
     checks.append(check_home(settings))
     return DoctorReport(all(c.ok for c in checks), checks)

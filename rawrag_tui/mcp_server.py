@@ -343,7 +343,8 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
         return _result(page(items, offset, budget, {}, "conversations", "list_conversations", args))
 
     @tool("ask", (
-        "Have rawrag's own small local model answer a question from the user's history, with numbered "
+        "Have rawrag's reader (its own small local model, or the model server the user chose; 'reader' in "
+        "the result says which and where) answer a question from the user's history, with numbered "
         "citations to the original messages. Slow on a CPU (seconds to a minute) and a weaker reader than "
         "most clients: prefer search + get_messages and answer yourself; use ask when the user wants "
         "rawrag's offline answer. 'date' (YYYY-MM-DD) is the day the question is asked, for 'last week' "
@@ -355,7 +356,7 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
 
         checked = _check_day(date, "date")
         day = Date.fromisoformat(checked) if checked else None
-        toolkit.require_reader()
+        toolkit.require_reader(memory.settings.home)
         answer = memory.ask(question, date=day, filters=_filters(after, before, speaker, source, conversation, kind))
         payload = answer.to_json()
         payload.pop("timings", None)

@@ -117,7 +117,8 @@ class ReaderSettings:
     #: "plain": a short answer only, for readers too small to follow more
     #: (see answer/prompts.py for what was measured); its sources are the
     #: evidence messages sharing the answer's words. "auto": plain for the
-    #: bundled 0.5B reader (cited: LoCoMo F1 0.7, plain: 13.7), cited otherwise.
+    #: bundled 0.5B reader (cited: LoCoMo F1 0.7, plain: 13.7), cited otherwise
+    #: (a server's model, reader.endpoint, included).
     prompt: str = "auto"
     #: Evidence the reader is given, in its own tokens; 0 = the profile's
     #: (models/registry.py: measured for the bundled reader on 2 CPU cores).

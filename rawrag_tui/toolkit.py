@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import importers
-from .errors import ModelError, UserError
+from .errors import UserError
 from .search.pipeline import MODES as SEARCH_MODES
 from .settings import RetrievalSettings, default_home, load_settings
 
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS", "RETRIEVAL_DEFAULTS", "SEARCH_MODES", "count_tokens", "default_home", "detect_format",
     "doctor", "is_abstention", "load_embedder", "locomo_samples", "locomo_session_day", "model_export",
-    "model_list", "model_open", "model_pull", "model_use", "reader_missing", "require_reader",
+    "model_list", "model_open", "model_pull", "model_use", "reader_choice", "reader_configured", "reader_missing",
+    "reader_servers", "reader_use", "require_reader",
 ]
 
 #: The export formats ``Memory.import_path`` reads (besides "auto").
@@ -87,19 +88,27 @@ def is_abstention(text: str) -> bool:
 
 # -- the reader -----------------------------------------------------------------
 
-def require_reader() -> None:
+def require_reader(home: str | Path | None = None) -> None:
     """One ModelError line now, before any work, when no reader can run
-    (llama-cpp-python missing), instead of at the first question."""
+    (llama-cpp-python missing for the bundled reader; a reader server that
+    would send the evidence off this machine without ``reader.allow_remote``),
+    instead of at the first question. Nothing is contacted."""
+    settings = load_settings(home)
+    if settings.reader.endpoint:
+        from .models.endpoint import check_endpoint
+
+        check_endpoint(settings.reader.endpoint, settings.reader.allow_remote)
+        return
     from .models.reader_process import require_llama_cpp
 
     require_llama_cpp()
 
 
-def reader_missing() -> str | None:
-    """Why no reader can run in this build (one line), or None when one can."""
+def reader_missing(home: str | Path | None = None) -> str | None:
+    """Why no reader can run for this home (one line), or None when one can."""
     try:
-        require_reader()
-    except ModelError as exc:
+        require_reader(home)
+    except UserError as exc:
         return str(exc)
     return None
 
@@ -164,3 +173,39 @@ def doctor(home: str | Path | None = None) -> DoctorReport:
     from .doctor import diagnose
 
     return diagnose(load_settings(home))
+
+
+# -- the reader you choose (``rawrag reader``) ----------------------------------
+
+def reader_use(spec: str, model: str | None = None, home: str | Path | None = None, *,
+               api_key_env: str | None = None, allow_remote: bool = False) -> dict[str, Any]:
+    """Make ``spec`` (``bundled``, ``ollama:MODEL``, ``lmstudio:MODEL``, a URL + model)
+    the home's reader; a remote URL is refused before any connection unless allowed."""
+    from .models.reader_choice import use
+
+    return use(load_settings(home), spec, model, api_key_env=api_key_env, allow_remote=allow_remote)
+
+
+def reader_servers(ports: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """OpenAI-compatible servers on this machine's loopback ports, with their chat
+    models and the command that switches to each (short timeouts; loopback only)."""
+    from .models.endpoint import discover
+
+    return [found.to_json() for found in discover(ports)]
+
+
+def reader_choice(home: str | Path | None = None) -> dict[str, Any]:
+    """The home's ``[reader]`` choice of backend (endpoint, model, api_key_env,
+    allow_remote) as settings overrides, for stores that should read with it
+    (``rawrag eval --reader``'s stores in their own folders)."""
+    r = load_settings(home).reader
+    return {"endpoint": r.endpoint, "model": r.model, "api_key_env": r.api_key_env, "allow_remote": r.allow_remote}
+
+
+def reader_configured(home: str | Path | None = None) -> dict[str, str]:
+    """The home's reader as its settings name it: backend, model, endpoint (nothing is contacted)."""
+    settings = load_settings(home)
+    if settings.reader.endpoint:
+        return {"backend": "openai-compatible", "model": settings.reader.model, "endpoint": settings.reader.endpoint}
+    return {"backend": "bundled", "model": settings.models.reader_model or settings.models.profile,
+            "endpoint": "local"}

@@ -148,6 +148,7 @@ EVERY_COMMAND = [
     ["delete", "--source", "1"], ["models", "list"], ["models", "pull", "qwen3-0.6b"],
     ["models", "export", "hf", "--role", "embed", "--out", "o"], ["models", "embed", "--model", "m", "t"],
     ["models", "rerank", "--model", "m", "q", "d"], ["models", "use", "bundled"],
+    ["reader", "use", "bundled"], ["reader", "use", "http://127.0.0.1:8080/v1", "m"], ["reader", "list"],
     ["eval", "locomo", "f.json"], ["eval", "longmemeval", "f.json"], ["demo"], ["mcp"],
 ]
 

@@ -59,7 +59,8 @@ class StandInMemory:
     def close(self):
         pass
 
-    def ask(self, question, *, date=None, on_token=None, on_evidence=None, on_progress=None, gpu_layers=None):
+    def ask(self, question, *, date=None, on_token=None, on_evidence=None, on_progress=None, gpu_layers=None,
+            filters=None):
         result = self.search(question)
         return answer_question(question, result, self._reader, date=date, on_token=on_token,
                                on_evidence=on_evidence, on_progress=on_progress,

@@ -65,7 +65,9 @@ def test_status(snap_compare, filled, monkeypatch):
     monkeypatch.setattr(filled, "device",
                         lambda: {"device": "CPUExecutionProvider", "reason": "pinned for the snapshot"})
     # with or without the reader (a call that needs no home: toolkit, as the screen calls it)
-    monkeypatch.setattr(toolkit, "reader_missing", lambda: "not in this picture")
+    monkeypatch.setattr(toolkit, "reader_missing", lambda home=None: "not in this picture")
+    # and no reader server found on this machine's loopback ports, whatever runs here
+    monkeypatch.setattr(toolkit, "reader_servers", lambda ports=None: [])
     real_status = filled.status
     monkeypatch.setattr(filled, "status", lambda: {**real_status(), "embedding_fingerprint": "all-MiniLM-L6-v2-int8",
                                                    "database_bytes": 1024 * 1024})

@@ -8,11 +8,12 @@ from ..settings import Settings
 
 
 def prompt_style(settings: Settings) -> str:
-    """``reader.prompt``; "auto" is "plain" for the bundled reader (too small to cite), else "cited"."""
+    """``reader.prompt``; "auto" is "plain" for the bundled reader (too small to
+    cite), else "cited" (also for a server the user runs: a model they chose to read)."""
     style = settings.reader.prompt
     if style != "auto":
         return style
-    return "plain" if settings.models.profile == "bundled" else "cited"
+    return "plain" if settings.models.profile == "bundled" and not settings.reader.endpoint else "cited"
 
 
 def answer_options(settings: Settings) -> dict[str, Any]:

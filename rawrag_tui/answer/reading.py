@@ -52,6 +52,13 @@ def _stream(pieces: Iterable[str], filt: CitationFilter, on_token: TokenCallback
         yield tail
 
 
+def read_by(model: Reader) -> dict[str, str]:
+    """Where ``model`` reads (its ``read_by``; a reader without one, such as a
+    test double, is named by its ``name``)."""
+    where = getattr(model, "read_by", None)
+    return dict(where) if isinstance(where, dict) else {"backend": "other", "model": model.name, "endpoint": "local"}
+
+
 def answer_question(
     question: str,
     result: SearchResult,
@@ -160,4 +167,5 @@ def answer_question(
         timings=timings,
         evidence=packed.messages,
         evidence_text=packed.text,
+        reader=read_by(model),
     )

@@ -62,6 +62,18 @@ class Answer:
     #: The numbered evidence the reader saw (``evidence[n - 1]`` is ``[n]``).
     evidence: list[EvidenceMessage] = field(default_factory=list)
     evidence_text: str = ""
+    #: Where the evidence was read: backend ("bundled" or
+    #: "openai-compatible"), model and endpoint ("local" for the bundled
+    #: reader's own process); empty when no reader was needed.
+    reader: dict[str, str] = field(default_factory=dict)
+
+    def read_by(self) -> str:
+        """"read by MODEL at ENDPOINT", the line every face shows; "" without a reader."""
+        if not self.reader:
+            return ""
+        endpoint = self.reader.get("endpoint", "local")
+        where = "this machine (bundled llama.cpp)" if endpoint == "local" else endpoint
+        return f"read by {self.reader.get('model', '?')} at {where}"
 
     def plain_text(self) -> str:
         """The answer without its ``[n]`` markers (what answer metrics score)."""
@@ -84,4 +96,5 @@ class Answer:
             "reader_said": self.reader_said,
             "correction": self.correction,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "reader": dict(self.reader) or None,
         }

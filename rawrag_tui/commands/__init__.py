@@ -1,5 +1,5 @@
 """One module per ``rawrag`` subcommand; each has ``register(sub)`` and ``run(args)``."""
 
 #: Registration order is the order ``rawrag --help`` lists them.
-COMMANDS = ("importing", "index", "search", "ask", "show", "export", "status", "doctor", "delete", "models", "eval",
-            "demo", "mcp")
+COMMANDS = ("importing", "index", "search", "ask", "show", "export", "status", "doctor", "delete", "models", "reader",
+            "eval", "demo", "mcp")

@@ -117,4 +117,6 @@ def run(args) -> int:
         if (answer.citations or answer.dropped_citations or answer.dropped_windows or answer.cut_messages
                 or answer.unsupported):
             print_citations(answer, out)
+        if answer.reader:
+            print(f"  ({answer.read_by()})", file=sys.stderr)
     return 0

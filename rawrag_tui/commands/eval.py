@@ -118,6 +118,14 @@ def _delta(diff) -> str:
     return f"{100 * diff.delta:+.1f} [{100 * diff.low:+.1f}, {100 * diff.high:+.1f}]{mark}"
 
 
+def _read_by() -> str:
+    """Where the evaluation's answers were read: the reader the user chose."""
+    from .. import toolkit
+
+    r = toolkit.reader_configured()
+    return f"{r['model']} at {'this machine (bundled llama.cpp)' if r['endpoint'] == 'local' else r['endpoint']}"
+
+
 def _reader_line(s) -> str:
     """Where a question's seconds go, over every question read (crashes left out of the means)."""
     return (f"reader: {_num(s.question_s_mean, '{:.2f}')}s per question (search + read), "
@@ -158,6 +166,7 @@ def print_report(result: EvalResult) -> None:
         print(_table(header, rows))
         if result.reader:
             print(_reader_line(summary["all"]))
+            print(f"answers read by {_read_by()}")
     if len(result.settings) > 1:
         print(f"\n== comparison ({primary} coverage; delta vs {result.settings[0].label()} in points, "
               f"95% paired bootstrap CI, {result.resamples} resamples, seed {result.seed}; * = excludes 0)")

@@ -182,9 +182,13 @@ def run(
     result = EvalResult(benchmark, source, primary, settings, [[] for _ in settings], group_order=group_order,
                         reader=reader, resamples=resamples, seed=seed)
     scorer = None
+    # The reader the user chose (their home's [reader], or RAWRAG_READER_*),
+    # the bundled one or a server, reads in every evaluation store too.
+    chosen: dict = {}
     if reader:
         answers.require_reader()  # before minutes of importing and embedding, not at the first question
         scorer = answers.load_scorer()
+        chosen = {"reader": toolkit.reader_choice()}
     needs_vectors = any(s.mode != "lexical" for s in settings)
     cache: CachedEmbedder | None = None  # one model, and each distinct window embedded once, for every store
     with ExitStack() as stack:
@@ -204,7 +208,7 @@ def run(
                     embedder = toolkit.load_embedder(home)
                     result.model_load_s = time.perf_counter() - started
                 cache = CachedEmbedder(embedder)
-            with Memory.open(home, embedder=cache) as mem:
+            with Memory.open(home, embedder=cache, **chosen) as mem:
                 started = time.perf_counter()
                 report = mem.import_path(haystack.write(home), haystack.fmt, embed=False)
                 result.import_s += time.perf_counter() - started

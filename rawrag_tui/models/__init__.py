@@ -43,9 +43,17 @@ def load_reranker(settings: Settings) -> Reranker | None:
 
 
 def load_reader(settings: Settings, gpu_layers: str | int | None = None) -> Reader:
-    """The local reader (a GGUF on llama.cpp, in its own process): ``models.reader_model``
-    when set, else the profile's: packaged for ``bundled``, pulled otherwise."""
+    """The reader: the server ``reader.endpoint`` names (any OpenAI-compatible
+    one; refused before any connection when not loopback and not
+    ``reader.allow_remote``), else the local one (a GGUF on llama.cpp, in its
+    own process): ``models.reader_model`` when set, else the profile's:
+    packaged for ``bundled``, pulled otherwise."""
     from pathlib import Path
+
+    if settings.reader.endpoint:
+        from .openai_reader import EndpointReader
+
+        return EndpointReader(settings)
 
     from .gguf import BUNDLED_READER
     from .reader_process import ReaderProcess, gguf_launch, packaged_launch, require_llama_cpp

@@ -338,8 +338,8 @@ def use(profile: str, settings: Settings, *, force: bool = False) -> Path:
     return set_config_value(settings.home, "models", "profile", profile)
 
 
-def set_config_value(home: Path, section: str, key: str, value: str) -> Path:
-    """Set one string value in config.toml, keeping every other line as it was."""
+def set_config_value(home: Path, section: str, key: str, value: str | bool) -> Path:
+    """Set one string (or boolean) value in config.toml, keeping every other line as it was."""
     import tomllib
 
     path = home / "config.toml"

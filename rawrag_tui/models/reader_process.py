@@ -193,6 +193,11 @@ class ReaderProcess:
         self._finalizer: weakref.finalize | None = None
         self._start()
 
+    @property
+    def read_by(self) -> dict[str, str]:
+        """Where the evidence is read: every answer carries it."""
+        return {"backend": "bundled", "model": self.name, "endpoint": "local"}
+
     # -- the Reader protocol ---------------------------------------------------
 
     @property

@@ -245,6 +245,11 @@ def evidence_ceiling(settings: Settings) -> int:
     ``reader.evidence_tokens``, or the profile's measured one."""
     if settings.reader.evidence_tokens > 0:
         return settings.reader.evidence_tokens
+    if settings.reader.endpoint:
+        # A server the user runs: not the profile's reader, whose budget was
+        # measured for a small model on a CPU; the general ceiling, which its
+        # measured prompt speed and its context then bound.
+        return Profile.evidence_tokens
     return get_profile(settings.models.profile).evidence_tokens
 
 

@@ -46,7 +46,7 @@ class AskScreen(RawragScreen):
 
     def on_mount(self) -> None:
         self.query_one("#question", Input).cursor_blink = self.host.cursor_blink
-        missing = toolkit.reader_missing()
+        missing = toolkit.reader_missing(self.host.settings.home)
         if missing:
             self.set_answer(Text(missing, style=self.get_component_rich_style("ask--note")))
         self.focus_main()
@@ -147,6 +147,8 @@ class AskScreen(RawragScreen):
             notes += " · no message says this: it may be a guess"
         if answer.superseded:
             notes += f" · {answer.superseded} older message(s) left out: a later one changed them"
+        if answer.reader:
+            notes += f" · {answer.read_by()}"
         self.query_one("#citations-title", Label).update(
             f"Citations ({len(options)}) · enter opens one in its conversation · e: evidence{notes}")
         self.query_one("#evidence", Static).update(self.evidence_text(answer))

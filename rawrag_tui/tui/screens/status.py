@@ -56,12 +56,37 @@ class StatusScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="status")
     def load(self) -> None:
         status = self.gate.status()
-        self.app.call_from_thread(self.show, status, toolkit.reader_missing())
+        settings = self.host.settings  # the open home's, as the memory reads with them
+        missing = toolkit.reader_missing(settings.home)
+        reader = ({"backend": "openai-compatible", "model": settings.reader.model, "endpoint": settings.reader.endpoint}
+                  if settings.reader.endpoint else {"backend": "bundled"})
+        self.app.call_from_thread(self.show, status, missing, reader)
+        # Loopback only, short timeouts; shown when it answers, after the rest.
+        servers = toolkit.reader_servers()
+        self.app.call_from_thread(self.show_servers, servers)
 
-    def show(self, st: Status, reader_missing: str | None = None) -> None:
+    def show_servers(self, servers: list[dict]) -> None:
+        """The reader servers running on this machine, and the command that switches to one."""
+        if not servers:
+            return
+        lines = []
+        for found in servers:
+            models = ", ".join(found["models"][:4]) or "no chat model loaded"
+            lines.append(f"{found['server']} at {found['endpoint']}: {models}")
+            if found["commands"]:
+                lines.append(f"  switch: {found['commands'][0]}")
+        self.rows["Reader servers"] = "\n".join(lines)
+        self.query_one("#status-table", Static).update(self.table())
+
+    def table(self) -> Table:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
+        for name, value in self.rows.items():
+            table.add_row(name, value)
+        return table
+
+    def show(self, st: Status, reader_missing: str | None = None, reader: dict | None = None) -> None:
         pending = st["pending_embeddings"]
         freshness = "up to date" if pending == 0 else f"{pending:,} windows wait for embeddings (x: index now)"
         rows = [
@@ -78,12 +103,13 @@ class StatusScreen(RawragScreen):
                        f"keep {st['retrieval']['top_k']}"),
             ("Windows", f"{st['window']['tokens']} tokens, stride {st['window']['stride']}, "
                         f"{st['window']['encoding']}"),
-            ("Reader", "not installed" if reader_missing else "available (loads on the first question)"),
+            ("Reader", reader_missing if reader_missing and reader and reader["backend"] != "bundled"
+             else "not installed" if reader_missing else "available (loads on the first question)"),
         ]
+        if reader and reader["backend"] != "bundled":
+            rows.append(("Read by", f"{reader['model']} at {reader['endpoint']}"))
         self.rows = {name: str(value) for name, value in rows}
-        for name, value in self.rows.items():
-            table.add_row(name, value)
-        self.query_one("#status-table", Static).update(table)
+        self.query_one("#status-table", Static).update(self.table())
 
     def action_refresh_status(self) -> None:
         self.load()
