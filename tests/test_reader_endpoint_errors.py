@@ -171,3 +171,14 @@ def test_a_server_that_goes_away_after_the_first_answer_is_one_line(home):
     with pytest.raises(EndpointError) as exc:
         reader.count_tokens("a text never counted before")
     assert "not reachable" in one_line(exc, server.endpoint)
+
+
+def test_stopping_early_closes_the_stream_and_the_next_question_works(home, server):
+    """The app's cancel (the caller stops reading): the HTTP stream is closed, nothing is raised."""
+    server.reply = [f"piece {n} " for n in range(50)]
+    reader = reader_for(home, server.endpoint)
+    pieces = reader.answer("Where does Jordan live now?", max_tokens=64)
+    assert next(pieces) == "piece 0 "
+    pieces.close()  # as a generator the caller drops
+    server.reply = ["Jordan lives ", "in Lisbon."]
+    assert read(reader) == "Jordan lives in Lisbon."
