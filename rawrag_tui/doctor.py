@@ -184,6 +184,31 @@ def reader_prompt(count_tokens: Callable[[str], int]) -> tuple[str, str]:
             return question, prompt
 
 
+@dataclass(frozen=True)
+class TimedAnswer:
+    question: str
+    prompt_tokens: int
+    #: Seconds to the first streamed piece (the whole read when none came), and in all.
+    first_token: float
+    seconds: float
+    answer: str
+
+
+def timed_answer(reader: Any) -> TimedAnswer:
+    """The doctor's real question (:func:`reader_prompt`) read by ``reader``, timed to its first token."""
+    question, prompt = reader_prompt(reader.count_tokens)
+    prompt_tokens = reader.count_tokens(prompt)
+    started = time.perf_counter()
+    first: float | None = None
+    pieces = []
+    for piece in reader.answer(prompt, max_tokens=16):
+        if first is None:
+            first = time.perf_counter() - started
+        pieces.append(piece)
+    total = time.perf_counter() - started
+    return TimedAnswer(question, prompt_tokens, total if first is None else first, total, "".join(pieces).strip())
+
+
 def evidence_budget_at(settings: Settings, rate: float, question: str, count_tokens: Callable[[str], int]) -> int:
     """The evidence ``question`` gets at ``rate`` prompt tokens/s once the
     reader is warm (its fixed prefix cached), as ``rawrag ask`` sizes it."""
@@ -228,16 +253,9 @@ def check_reader(settings: Settings, flags: set[str]) -> list[Check]:
          "features": features, "gpu_offload": info.get("gpu_offload"), "unsafe": bad},
     )
     try:
-        question, prompt = reader_prompt(reader.count_tokens)
-        prompt_tokens = reader.count_tokens(prompt)
-        started = time.perf_counter()
-        first: list[float] = []
-        pieces = []
-        for piece in reader.answer(prompt, max_tokens=16):
-            if not first:
-                first.append(time.perf_counter() - started)
-            pieces.append(piece)
-        total = time.perf_counter() - started
+        timed = timed_answer(reader)
+        question, prompt_tokens, total = timed.question, timed.prompt_tokens, timed.seconds
+        first, answer = timed.first_token, timed.answer
         prefill = reader.last_prefill
         rate = prefill.get("prompt_tokens", 0) / prefill["seconds"] if prefill.get("seconds") else 0.0
         budget = evidence_budget_at(settings, rate, question, reader.count_tokens)
@@ -248,12 +266,11 @@ def check_reader(settings: Settings, flags: set[str]) -> list[Check]:
                              {"model": reader.name})]
     finally:
         reader.close()
-    answer = "".join(pieces).strip()
     ok = bool(answer)
     return [build, Check(
         "reader", ok,
         f"{reader.name}: read {prompt_tokens} prompt tokens at {rate:.0f} tokens/s in its own process, "
-        f"first token after {first[0] if first else total:.1f} s, answered {answer[:60]!r}; "
+        f"first token after {first:.1f} s, answered {answer[:60]!r}; "
         + (f"evidence budget at this speed: {budget:,} tokens, for a first token within "
            f"{settings.reader.first_token_seconds:g} s" if settings.reader.first_token_seconds > 0
            else f"evidence budget: {budget:,} tokens (reader.first_token_seconds = 0: whatever the wait)"),
@@ -261,7 +278,7 @@ def check_reader(settings: Settings, flags: set[str]) -> list[Check]:
         {"model": reader.name, "path": info.get("path"), "threads": info.get("threads"),
          "gpu_layers": info.get("gpu_layers"), "load_seconds": round(load_s, 3),
          "prompt_tokens": prompt_tokens, "prompt_tokens_per_second": round(rate, 1),
-         "first_token_seconds": round(first[0] if first else total, 3), "seconds": round(total, 3),
+         "first_token_seconds": round(first, 3), "seconds": round(total, 3),
          "evidence_budget": budget,
          "question": question, "answer": answer},
     )]
@@ -282,17 +299,8 @@ def check_reader_server(settings: Settings) -> Check:
         return Check("reader server", False, str(exc), fix, details)
     try:
         served = reader.served()
-        question, prompt = reader_prompt(reader.count_tokens)
-        prompt_tokens = reader.count_tokens(prompt)
-        started = time.perf_counter()
-        first: list[float] = []
-        pieces = []
-        for piece in reader.answer(prompt, max_tokens=16):
-            if not first:
-                first.append(time.perf_counter() - started)
-            pieces.append(piece)
-        total = time.perf_counter() - started
-        first_s = first[0] if first else total
+        timed = timed_answer(reader)
+        question, prompt_tokens, total, first_s = timed.question, timed.prompt_tokens, timed.seconds, timed.first_token
         rate = prompt_tokens / first_s if first_s > 0 else 0.0
         budget = evidence_budget_at(settings, rate, question, reader.count_tokens)
         context = reader.context_tokens
@@ -300,7 +308,7 @@ def check_reader_server(settings: Settings) -> Check:
         return Check("reader server", False, str(exc), fix, details)
     finally:
         reader.close()
-    answer = "".join(pieces).strip()
+    answer = timed.answer
     details.update({"served": served, "context_tokens": context, "prompt_tokens": prompt_tokens,
                     "first_token_seconds": round(first_s, 3), "prompt_tokens_per_second": round(rate, 1),
                     "seconds": round(total, 3), "evidence_budget": budget, "answer": answer})

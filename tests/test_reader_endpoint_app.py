@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from rawrag_tui.tui.screens.ask import AskScreen
 from tests.reader_endpoint_support import MODEL, StandIn
 from tests.test_mcp import export, store_home  # noqa: F401
-from tests.tui_fixtures import app_for, filled, run_async, tui_template, until  # noqa: F401
+from tests.tui_fixtures import app_for, filled, open_ask, run_async, tui_template, until  # noqa: F401
 
 SIZE = (100, 30)
 
@@ -47,16 +46,7 @@ async def test_ask_says_where_it_was_read_and_survives_a_failing_server(filled):
         read_with(mem, server.endpoint)
         app = app_for(mem)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.press("a")
-            screen = app.screen
-            assert isinstance(screen, AskScreen)
-            box = screen.query_one("#question")
-
-            async def ask(question: str) -> None:
-                box.focus()
-                box.value = ""
-                screen.answer = None
-                await pilot.press(*question, "enter")
+            screen, ask = await open_ask(app, pilot)
 
             shown = lambda: str(screen.query_one("#answer").render())  # noqa: E731
             await ask("What must Ben renew?")

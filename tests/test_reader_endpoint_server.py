@@ -139,8 +139,7 @@ def test_the_servers_own_tokenizer_counts(demo_home, llama_server):
 
 def test_a_stopped_server_then_back_the_app_answers_again(demo_home, llama_server, embedder, monkeypatch):
     """Last in this module: it stops the server and starts it again on the same port."""
-    from rawrag_tui.tui.screens.ask import AskScreen
-    from tests.tui_fixtures import app_for, run_async, until
+    from tests.tui_fixtures import app_for, open_ask, run_async, until
 
     settings = load_settings(demo_home, reader={"endpoint": llama_server.endpoint, "model": MODEL})
 
@@ -150,16 +149,7 @@ def test_a_stopped_server_then_back_the_app_answers_again(demo_home, llama_serve
         app = app_for(mem)
         try:
             async with app.run_test(size=(100, 30)) as pilot:
-                await pilot.press("a")
-                screen = app.screen
-                assert isinstance(screen, AskScreen)
-                box = screen.query_one("#question")
-
-                async def ask(question: str) -> None:
-                    box.focus()
-                    box.value = ""
-                    screen.answer = None
-                    await pilot.press(*question, "enter")
+                screen, ask = await open_ask(app, pilot)
 
                 shown = lambda: str(screen.query_one("#answer").render())  # noqa: E731
                 title = lambda: str(screen.query_one("#citations-title").render())  # noqa: E731

@@ -121,8 +121,10 @@ if flag and not os.path.exists(flag):
 
     def held(self, *args, **kwargs):
         for piece in answer(self, *args, **kwargs):
-            yield piece
+            # Marked before the piece leaves: the parent kills on receiving it, maybe before this
+            # generator resumes, and the mark must not race the kill.
             open(flag, "w").close()
+            yield piece
             threading.Event().wait(600)  # the test kills it here; the timeout only ends a forgotten one
             os._exit(97)
 

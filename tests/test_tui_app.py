@@ -19,6 +19,7 @@ from tests.tui_fixtures import (  # noqa: F401
     app_for,
     fake_ask,
     filled,
+    open_ask,
     run_async,
     settle,
     tui_template,
@@ -452,16 +453,7 @@ async def test_a_reader_crash_shows_one_line_and_the_next_question_is_answered(f
     use_test_reader(mem)
     app = app_for(mem)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a")
-        screen = app.screen
-        assert isinstance(screen, AskScreen)
-        box = screen.query_one("#question")
-
-        async def ask(question: str) -> None:
-            box.focus()
-            box.value = ""
-            screen.answer = None
-            await pilot.press(*question, "enter")
+        screen, ask = await open_ask(app, pilot)
 
         await ask("What must Ben renew?")
         await until(pilot, lambda: screen.answer is not None, timeout=120)

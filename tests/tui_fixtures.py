@@ -112,3 +112,23 @@ def run_async(test):
         return asyncio.run(test(*args, **kwargs))
 
     return wrapper
+
+
+async def open_ask(app, pilot):
+    """The Ask screen, opened by its key, and a function that asks it a question afresh
+    (the box emptied, the last answer cleared, the question typed and sent)."""
+    from rawrag_tui.tui.screens.ask import AskScreen
+
+    await pilot.press("a")
+    screen = app.screen
+    assert isinstance(screen, AskScreen)
+    box = screen.query_one("#question")
+
+    async def ask(question: str) -> None:
+        box.focus()
+        box.value = ""
+        screen.answer = None
+        await pilot.press(*question, "enter")
+
+    return screen, ask
+
