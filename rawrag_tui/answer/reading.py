@@ -54,9 +54,11 @@ def _stream(pieces: Iterable[str], filt: CitationFilter, on_token: TokenCallback
 
 def read_by(model: Reader) -> dict[str, str]:
     """Where ``model`` reads (its ``read_by``; a reader without one, such as a
-    test double, is named by its ``name``)."""
+    caller's own or a test double, is named by its ``name``, else its class)."""
     where = getattr(model, "read_by", None)
-    return dict(where) if isinstance(where, dict) else {"backend": "other", "model": model.name, "endpoint": "local"}
+    if isinstance(where, dict):
+        return dict(where)
+    return {"backend": "other", "model": getattr(model, "name", type(model).__name__), "endpoint": "local"}
 
 
 def answer_question(
