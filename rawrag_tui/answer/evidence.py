@@ -2,7 +2,7 @@
 
 Evidence selection, packing and every answer check read the same few things
 of a message: its words (text plus shared-image captions), their stems, its
-speaker's stems, its date, its text with relative times resolved, and the
+speaker's stems, its text with relative times resolved, and the
 dates it states. Each used to compute them itself, so one message was
 annotated up to three times per question. :class:`EvidenceViews` keeps one
 :class:`MessageView` per message, each field computed the first time it is
@@ -11,13 +11,12 @@ read, and is handed from selection to the checks.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from functools import cached_property
 
 from ..search.types import EvidenceMessage
 from ..words import query_terms, word_stems
-from .dates import annotate, dates_in, message_date
+from .dates import annotate, dates_in
 
 
 class MessageView:
@@ -39,11 +38,6 @@ class MessageView:
     @cached_property
     def speaker_stems(self) -> frozenset[str]:
         return frozenset(word_stems(self.message.speaker))
-
-    @cached_property
-    def date(self) -> dt.date | None:
-        """The day the message was sent (its own clock), or None."""
-        return message_date(self.message.timestamp)
 
     @cached_property
     def annotated(self) -> str:
