@@ -204,6 +204,30 @@ MIGRATIONS: list[Migration] = [
     CREATE INDEX IF NOT EXISTS windows_by_first ON windows (conversation_id, first_seq, seq);
     CREATE INDEX IF NOT EXISTS windows_by_last ON windows (conversation_id, last_seq, seq);
     """,
+    # 5: `rawrag sync`: the folders a person added (or set aside), and how far each live file was read
+    """
+    CREATE TABLE sync_sources (
+        path TEXT PRIMARY KEY,
+        pattern TEXT NOT NULL,
+        kind TEXT NOT NULL,            -- added | ignored (a found source set aside)
+        added_at TEXT NOT NULL
+    );
+    CREATE TABLE sync_files (
+        path TEXT PRIMARY KEY,
+        format TEXT,
+        source_id INTEGER REFERENCES sources(id) ON DELETE SET NULL,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        read_to INTEGER NOT NULL,      -- bytes read: the end of the last complete line
+        lines INTEGER NOT NULL,        -- complete lines up to read_to
+        tail_hash TEXT,                -- SHA-256 of the last line read (ends at read_to)
+        tail_len INTEGER NOT NULL DEFAULT 0,
+        messages_added INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL,           -- read | empty | ignored | failed
+        problem TEXT,
+        synced_at TEXT NOT NULL
+    );
+    """,
 ]
 
 
