@@ -22,12 +22,13 @@ from .settings import RetrievalSettings, default_home, load_settings
 if TYPE_CHECKING:
     from .doctor import DoctorReport
     from .models.protocols import Embedder
+    from .search.types import ParsedQuery
 
 __all__ = [
     "FORMATS", "RETRIEVAL_DEFAULTS", "SEARCH_MODES", "count_tokens", "default_home", "detect_format",
     "doctor", "is_abstention", "load_embedder", "locomo_samples", "locomo_session_day", "model_export",
-    "model_list", "model_open", "model_pull", "model_use", "reader_choice", "reader_configured", "reader_missing",
-    "reader_servers", "reader_use", "require_reader",
+    "model_list", "model_open", "model_pull", "model_use", "parse_query", "reader_choice", "reader_configured",
+    "reader_missing", "reader_servers", "reader_use", "require_reader",
 ]
 
 #: The export formats ``Memory.import_path`` reads (besides "auto").
@@ -71,6 +72,14 @@ def locomo_session_day(text: str) -> str:
 
 
 # -- text ---------------------------------------------------------------------
+
+def parse_query(text: str) -> ParsedQuery:
+    """A search box's line (``meetup after:2016-01 from:Neeraj in:#general``) as its words and
+    Filters (search/query_syntax.py); the store checks the filters when they are searched with."""
+    from .search.query_syntax import parse_query as parse
+
+    return parse(text)
+
 
 def count_tokens(text: str) -> int:
     """cl100k tokens, the unit of windows and of every face's size budget."""

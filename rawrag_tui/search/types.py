@@ -143,3 +143,28 @@ class Filters:
 
     def to_json(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v not in (None, ())}
+
+
+@dataclass(frozen=True)
+class QueryTerm:
+    """One filter typed into a search box (``from:Neeraj``), with where it sits in the line."""
+
+    key: str  # after, before, from, in, source, kind
+    value: str
+    start: int
+    end: int
+    typed: str  # as it reads in the line: ``in:#general``
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """A search box's line split by ``toolkit.parse_query``: the words to search and the filters."""
+
+    text: str
+    words: str
+    filters: Filters
+    terms: tuple[QueryTerm, ...] = ()
+
+    def without(self, term: QueryTerm) -> str:
+        """The line with ``term`` taken out (removing a filter's chip)."""
+        return " ".join((self.text[:term.start] + " " + self.text[term.end:]).split())
