@@ -364,6 +364,17 @@ def check_home(settings: Settings) -> Check:
     return Check("home", True, summary, details=details)
 
 
+def check_sync_schedule() -> Check:
+    """Whether `rawrag sync --install` put a schedule in place (none is fine: sync by hand or --watch)."""
+    from .sync.schedule import installed
+
+    found = installed()
+    if found is None:
+        return Check("sync schedule", True, "none installed (`rawrag sync --install` runs sync every 15 minutes)")
+    return Check("sync schedule", True, f"{found['kind']}: rawrag sync every {found['every']} minutes "
+                 f"({', '.join(found['files'])})", details=found)
+
+
 def diagnose(settings: Settings) -> DoctorReport:
     _, flags = cpu_flags()
     checks = [check_cpu(), check_runtime(settings), check_embedder(settings), check_reranker(settings)]
@@ -373,4 +384,5 @@ def diagnose(settings: Settings) -> DoctorReport:
         checks += check_reader(settings, flags)
     checks.append(check_reader_servers(settings))
     checks.append(check_home(settings))
+    checks.append(check_sync_schedule())
     return DoctorReport(all(c.ok for c in checks), checks)

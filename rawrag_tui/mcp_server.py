@@ -366,7 +366,8 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
     @tool("status", (
         "What the user's rawrag memory holds and how it runs: counts of sources, conversations, messages and "
         "windows, windows not yet embedded, the model profile, the device models run on, where the data lives "
-        "and its size, and whether this server may write (import/delete)."))
+        "and its size, whether this server may write (import/delete), and the last `rawrag sync` (when, "
+        "messages added, sources that failed): whether the memory is current."))
     def status() -> CallToolResult:
         s = memory.status()
         device = s["device"]
@@ -377,6 +378,7 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
             "device": {"device": device.get("device"), "reason": device.get("reason"),
                        **({"error": device["error"]} if "error" in device else {})},
             "allow_write": allow_write,
+            "last_sync": s["last_sync"],  # when `rawrag sync` last ran, what it added and what failed
         })
 
     if allow_write:

@@ -35,6 +35,7 @@ from .transcripts import Section
 
 if TYPE_CHECKING:
     from .answer.types import Answer
+    from .sync.service import Syncing
 
 __all__ = ["BUSY", "DeviceReport", "EmbedKind", "Embedder", "ImportReport", "Memory", "Progress", "Settings", "Status"]
 
@@ -168,6 +169,12 @@ class Memory:
         embedded = indexing.embed_pending(self.store, self.embedder, batch=self.settings.models.commit_batch,
                                           progress=progress, lock=lock)
         return {"windows_written": rewindowed, "embedded": embedded}
+
+    def syncing(self) -> Syncing:
+        """`rawrag sync`: the live sources (Claude Code, Codex, added folders) and reading what is new."""
+        from .sync.service import Syncing
+
+        return Syncing(self.store, self.settings, self.index)
 
     # -- search ----------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from typing import Any, TypedDict, cast
 
 from .settings import Settings
 from .storage.store import Store
+from .sync.state import last_sync
 
 
 class DeviceReport(TypedDict, total=False):
@@ -44,6 +45,8 @@ class Status(TypedDict):
     device: DeviceReport
     retrieval: dict[str, Any]
     window: dict[str, Any]
+    #: The last `rawrag sync` ({at, seconds, files_seen, files_read, added, unreadable, failed, failed_count}).
+    last_sync: dict[str, Any] | None
 
 
 def device_report(settings: Settings) -> DeviceReport:
@@ -72,4 +75,5 @@ def home_status(settings: Settings, store: Store, device: DeviceReport) -> Statu
         "device": device,
         "retrieval": asdict(settings.retrieval),
         "window": asdict(settings.window),
+        "last_sync": last_sync(store),
     }

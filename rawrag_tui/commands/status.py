@@ -28,4 +28,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"convers.    {info['conversations']:,}")
     print(f"messages    {info['messages']:,}")
     print(f"windows     {info['windows']:,}  ({info['pending_embeddings']:,} pending embedding)")
+    last = info["last_sync"]
+    print("last sync   " + (f"{last['at']}: {last['added']:,} messages added from {last['files_read']:,} files, "
+                             f"{last['failed_count']} failed" if last else "never (`rawrag sync`)"))
+    for line in (last or {}).get("failed", []):
+        print(f"  failed: {line}")
     return 0
