@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 from ..models.protocols import Embedder
 from ..progress import Progress
@@ -19,6 +21,9 @@ from ..settings import WindowSettings
 from ..storage.store import Store, WindowRow
 from .serialise import message_line
 from .windowing import cut_windows
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def window_conversation(store: Store, conversation_id: int, settings: WindowSettings) -> int:
@@ -41,9 +46,42 @@ def window_pending(store: Store, settings: WindowSettings, only: Iterable[int] |
     return sum(window_conversation(store, cid, settings) for cid in todo)
 
 
+#: How long the model runs between two progress reports, about: a batch is embedded in
+#: pieces sized from the pace measured so far, so a 187-window import moves its count
+#: every half second instead of sitting at 0/187 until its one batch is committed.
+PIECE_S = 0.5
+
+
+class Pieces:
+    """Embeds a batch in pieces of about :data:`PIECE_S` seconds, reporting after each."""
+
+    def __init__(self, embedder: Embedder, clock=time.perf_counter, first: int = 1):
+        self.embedder, self.clock, self.size = embedder, clock, first
+
+    def embed(self, texts: list[str], done) -> np.ndarray:
+        """The vectors of ``texts``; ``done(count)`` after each piece."""
+        import numpy as np
+
+        out = []
+        pos = 0
+        while pos < len(texts):
+            piece = texts[pos:pos + self.size]
+            started = self.clock()
+            out.append(self.embedder.embed(piece, kind="document"))
+            seconds = self.clock() - started
+            pos += len(piece)
+            if seconds > 0:
+                self.size = max(1, int(PIECE_S * len(piece) / seconds))
+            done(len(piece))
+        return np.concatenate(out) if len(out) > 1 else out[0]
+
+
 def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: Progress | None = None,
-                  lock: AbstractContextManager | None = None) -> int:
+                  lock: AbstractContextManager | None = None, clock=time.perf_counter) -> int:
     """Embed every window text the embedder's space lacks; returns how many.
+
+    A batch is committed at once but embedded in pieces of about
+    :data:`PIECE_S` seconds, and ``progress`` hears after each piece.
 
     Each batch is committed on its own: a run killed mid-way loses at most one
     batch, and the next run continues from what is still pending (vectors are
@@ -67,6 +105,14 @@ def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: 
         done = 0
         if progress:
             progress("embed", 0, total)
+        pieces = Pieces(embedder, clock)
+
+        def report(count: int) -> None:
+            nonlocal done
+            done += count
+            if progress:
+                progress("embed", min(done, max(total, done)), max(total, done))
+
         while True:
             with guard:
                 pending = store.pending_windows(space, batch)
@@ -74,10 +120,7 @@ def embed_pending(store: Store, embedder: Embedder, batch: int = 256, progress: 
                     with store.transaction():
                         store.mark_embedded(space)
                     break
-            vectors = embedder.embed([text for _, text in pending], kind="document")
+            vectors = pieces.embed([text for _, text in pending], report)
             with guard, store.transaction():
                 store.add_vectors(space, [h for h, _ in pending], vectors)
-            done += len(pending)
-            if progress:
-                progress("embed", min(done, max(total, done)), max(total, done))
     return done
