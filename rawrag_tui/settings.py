@@ -165,6 +165,22 @@ class ReaderSettings:
     endpoint_context: int = 4096
 
 
+#: The answer checks there are (answer/checks), in the order they run by default.
+ANSWER_CHECKS = ("stated_dates", "later_values")
+
+
+@dataclass(frozen=True)
+class AnswerSettings:
+    """What is done to the reader's answer once it has streamed."""
+
+    #: The checks that may replace the reader's answer with the value a message
+    #: states (answer/checks), in the order they run; [] = the reader's words as they are.
+    #: "stated_dates": a "when" answer no message states gives way to the date the latest
+    #: message on the subject states; "later_values": a time, number, e-mail or amount a later
+    #: message on the subject changed gives way to the later one.
+    checks: tuple[str, ...] = ANSWER_CHECKS
+
+
 @dataclass(frozen=True)
 class Settings:
     home: Path
@@ -172,6 +188,7 @@ class Settings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     models: ModelSettings = field(default_factory=ModelSettings)
     reader: ReaderSettings = field(default_factory=ReaderSettings)
+    answer: AnswerSettings = field(default_factory=AnswerSettings)
     #: UI binding id -> key(s); overrides the app's defaults.
     keymap: dict[str, str] = field(default_factory=dict)
 
@@ -189,7 +206,10 @@ SECTIONS: dict[str, type] = {
     "retrieval": RetrievalSettings,
     "models": ModelSettings,
     "reader": ReaderSettings,
+    "answer": AnswerSettings,
 }
+#: Settings that take names from a fixed set: where -> the names there are.
+CHOICES: dict[str, tuple[str, ...]] = {"answer.checks": ANSWER_CHECKS}
 
 
 def default_home() -> Path:
@@ -201,8 +221,23 @@ def default_home() -> Path:
     return Path(user_data_dir("rawrag", appauthor=False))
 
 
+def _names(value: Any, where: str) -> tuple[str, ...]:
+    """A list of names: a TOML array, or a comma-separated string (an environment variable)."""
+    if isinstance(value, str):
+        value = [v for v in (part.strip() for part in value.split(",")) if v]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise UserError(f"setting {where}: {value!r} is not a list of names")
+    known = CHOICES.get(where)
+    for name in value:
+        if known is not None and name not in known:
+            raise UserError(f"setting {where}: unknown name {name!r}; known: {', '.join(known)}")
+    return tuple(value)
+
+
 def _coerce(value: Any, target: Any, where: str) -> Any:
     kind = type(target)
+    if kind is tuple:
+        return _names(value, where)
     try:
         if kind is bool and isinstance(value, str):
             if value.lower() in ("1", "true", "yes", "on"):

@@ -30,7 +30,7 @@ QUESTION = "What finish time is Sam aiming for in the half marathon?"
 
 
 def test_values_of_each_kind_are_recognised():
-    assert answer_value("5:41 per km") == ("time", "5:41")
+    assert answer_value("5:41 per km") == ("clock", "5:41")
     assert answer_value("call 07700 900461") == ("phone", "07700 900461")
     assert answer_value("Priya.nair@proton.me") == ("email", "Priya.nair@proton.me")
     assert answer_value("about £1,200 a month") == ("money", "£1,200")
@@ -66,8 +66,8 @@ def test_the_answer_says_what_was_replaced_and_cites_the_later_message():
     answer = answer_question(QUESTION, result, lambda: OneAnswer("5:41"), prompt_style="plain")
     assert answer.answer == "1:50" and answer.reader_said == "5:41"
     assert [(c.how, c.external_id) for c in answer.citations] == [("stated", "m33")]
-    assert answer.correction == ("'5:41' is what an earlier message said; [5], "
-                                 "a later message on this subject, says this")
+    assert answer.correction == ('the reader said "5:41", what an earlier message said; [5], '
+                                 "the latest message on this, says 1:50")
     assert answer.to_json()["correction"] == answer.correction
     kept = answer_question(QUESTION, result, lambda: OneAnswer("1:50"), prompt_style="plain")
     assert kept.answer == "1:50" and kept.reader_said == "" and kept.correction == ""

@@ -3,27 +3,34 @@
 A small reader takes the first value of the kind it wants and stops, even
 where a later message changed it. Each module here is one check with the
 :class:`~.base.Check` shape: ``check`` finds a correction (or None) from the
-numbered evidence, ``explain`` says why in words the faces show. They run in
-the order of :data:`CHECKS`; the first that corrects the answer wins, and the
-reader's own words are kept beside the correction. ``support`` runs after
-them: it finds the sources of an answer the reader did not cite.
+numbered evidence, ``explain`` says why, in the note the faces show under
+the answer. The checks a home runs, and their order, are the setting
+``[answer] checks`` (settings.py; ``[]`` turns them all off); the first that
+corrects the answer wins: its value *is* the answer, and the reader's own
+words are kept in the note. ``support`` always runs after them: it finds the
+sources of an answer the reader did not cite, and changes no answer.
 
-A new check is a new module and one entry in :data:`CHECKS`.
+A new check is a new module, one entry in :data:`BY_NAME` and its name in
+settings.py's ``ANSWER_CHECKS``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...search.types import EvidenceMessage
+from ...settings import ANSWER_CHECKS
 from ..evidence import EvidenceViews
-from ..prompts import is_abstention
+from ..prompts import is_abstention, parse_question_date
 from . import later_values, stated_dates
 from .base import Check, Correction
 
-#: The correcting checks, in the order they run.
-CHECKS: tuple[Check, ...] = (stated_dates, later_values)
+#: Every check, by the name ``[answer] checks`` gives it.
+BY_NAME: dict[str, Check] = {stated_dates.NAME: stated_dates, later_values.NAME: later_values}
+#: The correcting checks, in the order they run by default.
+CHECKS: tuple[Check, ...] = tuple(BY_NAME[name] for name in ANSWER_CHECKS)
 
 
 @dataclass(frozen=True)
@@ -35,13 +42,17 @@ class Corrected:
 
 
 def first_correction(question: str, answer: str, said: str, messages: Sequence[EvidenceMessage],
-                     views: EvidenceViews) -> Corrected | None:
-    """The first of :data:`CHECKS` to correct the reader's ``answer`` (``said``:
-    the same without its citations); None keeps it. An abstention is never corrected."""
+                     views: EvidenceViews, names: Sequence[str] | None = None,
+                     date: str | dt.date | None = None) -> Corrected | None:
+    """The first of the checks ``names`` (default: all, in their order) to correct the
+    reader's ``answer`` (``said``: the same without its citations; ``date``: the day
+    the question is asked, default today); None keeps it. An abstention is never corrected."""
     if is_abstention(answer):
         return None
-    for each in CHECKS:
-        correction = each.check(question, said, messages, views)
+    today = parse_question_date(date)
+    for name in ANSWER_CHECKS if names is None else names:
+        each = BY_NAME[name]
+        correction = each.check(question, said, messages, views, today)
         if correction is not None:
-            return Corrected(correction, each.explain(answer, correction))
+            return Corrected(correction, each.explain(said.strip(), correction))
     return None

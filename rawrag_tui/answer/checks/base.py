@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -21,11 +22,15 @@ class Correction:
 
 
 class Check(Protocol):
-    """An answer check: a module with these two functions (see ``checks/__init__.py``)."""
+    """An answer check: a module with its setting's name and these two functions (see ``checks/__init__.py``)."""
+
+    NAME: str
 
     def check(self, question: str, said: str, messages: Sequence[EvidenceMessage],
-              views: EvidenceViews | None = None) -> Correction | None:
-        """The correction for the reader's answer ``said`` (its citations removed), or None to keep it."""
+              views: EvidenceViews | None = None, today: dt.date | None = None) -> Correction | None:
+        """The correction for the reader's answer ``said`` (its citations removed; ``today``: the
+        day the question is asked), or None to keep it."""
 
     def explain(self, answer: str, correction: Correction) -> str:
-        """Why ``answer`` was replaced, in words the faces show after it."""
+        """The note the faces show under the corrected answer: what the reader
+        said, and which message says otherwise."""

@@ -10,8 +10,9 @@ So, as the stated-date pass does for dates, an answer that is a value of a
 recognisable kind gets a second look that needs no model:
 
 - the kinds: a clock time or pace (``1:50``), a phone number, an e-mail
-  address, an amount of money; the answer's first such value is the one
-  checked;
+  address, an amount of money (with a currency sign, or in the words of
+  the text's language: lang/en.py's "40 pounds"); the answer's first such
+  value is the one checked;
 - the value is **stale** when a message later than every message stating it,
   in a conversation where it is stated, on the question's subject (sharing
   a subject word with the question, or replying to a message that does),
@@ -27,23 +28,33 @@ states.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 
+from ... import lang
 from ...search.types import EvidenceMessage
-from ...words import term_spans, word_stems
 from ..evidence import EvidenceViews
 from .base import Correction
 
+#: The setting's name for this check (``[answer] checks``).
+NAME = "later_values"
+
+#: The kinds every language writes alike; money also in the words of the text's language.
 KINDS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
-    "money": re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b",
-                        re.IGNORECASE),
     "phone": re.compile(r"(?<![\w:.])\+?\d(?:[ -]?\d){7,}(?![\w:])"),
-    "time": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),
+    "clock": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),
 }
-#: Question words that name no subject.
-_NOT_SUBJECT = word_stems("what which how much many number time")
+MONEY = "money"
+
+
+def _patterns(kind: str, text: str) -> list[re.Pattern[str]]:
+    return lang.money_patterns([text]) if kind == MONEY else [KINDS[kind]]
+
+
+def _values(kind: str, text: str) -> list[re.Match[str]]:
+    return sorted((m for rx in _patterns(kind, text) for m in rx.finditer(text)), key=lambda m: m.start())
 
 
 def _norm(value: str) -> str:
@@ -52,7 +63,7 @@ def _norm(value: str) -> str:
 
 def answer_value(answer: str) -> tuple[str, str] | None:
     """(kind, value) of the first recognisable value in ``answer``."""
-    found = [(m.start(), kind, m.group()) for kind, rx in KINDS.items() for m in rx.finditer(answer)]
+    found = [(m.start(), kind, m.group()) for kind in (*KINDS, MONEY) for m in _values(kind, answer)]
     if not found:
         return None
     _, kind, value = min(found)
@@ -61,8 +72,8 @@ def answer_value(answer: str) -> tuple[str, str] | None:
 
 def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | None:
     """The value of ``kind`` in ``text`` closest to a word of the subject."""
-    words = [start for start, _ in term_spans(subject, text)]
-    values = list(KINDS[kind].finditer(text))
+    words = [start for start, _ in lang.term_spans(subject, text)]
+    values = _values(kind, text)
     if not values:
         return None
     if not words:
@@ -71,8 +82,8 @@ def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | Non
 
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
-          views: EvidenceViews | None = None) -> Correction | None:
-    """The value to answer with instead of ``said``, or None to keep the reader's."""
+          views: EvidenceViews | None = None, today: dt.date | None = None) -> Correction | None:
+    """The value to answer with instead of ``said``, or None to keep the reader's (``today`` is not used)."""
     found = answer_value(said)
     if found is None:
         return None
@@ -84,7 +95,7 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     stated_until = max(m.timestamp or "" for m in sources)
     # Someone else's e-mail in another chat is not a newer value of this one.
     conversations = {m.conversation_id for m in sources}
-    subject = views.subject(question, messages, _NOT_SUBJECT)
+    subject = views.subject(question, messages, lang.value_words(question))
     if not subject:
         return None
     worded = {(m.conversation_id, m.seq) for m in messages if subject & views(m).stems}
@@ -103,6 +114,6 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
 
 
 def explain(answer: str, correction: Correction) -> str:
-    return (f"{answer!r} is what an earlier message said; [{correction.message}], "
-            "a later message on this subject, says this")
+    return (f'the reader said "{answer}", what an earlier message said; [{correction.message}], '
+            f"the latest message on this, says {correction.text}")
 

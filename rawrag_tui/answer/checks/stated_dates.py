@@ -9,6 +9,8 @@ that needs no model:
 
 - an answer is **stated** when some message's text (with relative times
   resolved, see :mod:`~rawrag_tui.answer.dates`) holds every number the answer holds;
+- a question asks "when" and a date is read in a message's own language
+  (rawrag_tui/lang: "When ...", "いつ", "什么时候"; "3 May", "3月21日");
 - a "when" answer that no message states is replaced by the date stated in
   the **latest** message that shares a subject word with the question: the
   latest statement wins, as it does in evidence selection;
@@ -16,26 +18,35 @@ that needs no model:
   replaced and why.
 
 Only dates are touched, and only when the reader's date has no message
-behind it: an answer a message states is never overridden.
+behind it: an answer a message states is never overridden. An answer that
+holds the day the question is asked (``today``), which no message states,
+gets the same pass whatever the question: the reader was not told that date
+to answer with it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 
+from ... import lang
 from ...search.types import EvidenceMessage
-from ...words import word_stems
 from ..evidence import EvidenceViews
 from .base import Correction
 
-_WHEN = re.compile(r"^\s*(?:when\b|on what (?:date|day)|what (?:date|day)|which (?:date|day))", re.IGNORECASE)
-#: Question words that name no subject.
-_NOT_SUBJECT = word_stems("when date day happen happened happening take place")
+#: The setting's name for this check (``[answer] checks``).
+NAME = "stated_dates"
 
 
 def asks_when(question: str) -> bool:
-    return bool(_WHEN.search(question))
+    """Whether ``question`` asks for a date, in its own language's words."""
+    return lang.asks_when(question)
+
+
+def holds_today(answer: str, today: dt.date | None) -> bool:
+    """Whether ``answer`` writes the day the question is asked."""
+    return today is not None and lang.long_date(today) in lang.dates_in(answer, today.isoformat())
 
 
 def _numbers(text: str) -> set[str]:
@@ -57,7 +68,7 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
                        views: EvidenceViews | None = None) -> Correction | None:
     """The date stated by the latest message on the question's subject, if any states one."""
     views = views or EvidenceViews()
-    subject = views.subject(question, messages, _NOT_SUBJECT)
+    subject = views.subject(question, messages, lang.when_words(question))
     if not subject:
         return None
     best: tuple[str, int, str] | None = None
@@ -71,13 +82,15 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
 
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
-          views: EvidenceViews | None = None) -> Correction | None:
+          views: EvidenceViews | None = None, today: dt.date | None = None) -> Correction | None:
     """The stated date to answer with instead of ``said``, or None to keep the reader's."""
-    if not said.strip() or not asks_when(question) or is_stated(said, messages, views):
+    if not said.strip() or not (asks_when(question) or holds_today(said, today)) \
+            or is_stated(said, messages, views):
         return None
     return latest_stated_date(question, messages, views)
 
 
 def explain(answer: str, correction: Correction) -> str:
-    return f"no message says {answer!r}; [{correction.message}], the latest message on this subject, says this"
+    return (f'the reader said "{answer}", which no message says; [{correction.message}], '
+            f"the latest message on this, says {correction.text}")
 

@@ -3,12 +3,17 @@
 A reader too small to cite (prompt "plain") answers in words; the evidence
 messages that share the answer's words are shown as its sources, and an
 answer no message supports is flagged as a possible guess.
+
+Words are matched the way each text's language writes them (rawrag_tui/lang):
+English by stem, Chinese and Japanese by character bigrams (a one-character
+answer, "猫", by the character itself), so a CJK answer is not flagged for
+being CJK: "小白" is supported by "我的猫叫小白".
 """
 
 from __future__ import annotations
 
+from ...lang import query_terms
 from ...search.types import EvidenceMessage
-from ...words import query_terms
 from ..evidence import EvidenceViews
 
 #: At most this many messages are matched to an uncited answer.
@@ -32,10 +37,12 @@ def match_sources(answer: str, question: str, messages: list[EvidenceMessage],
     if not said:
         return []
     numbers = {w for w in said if w.isdigit()}
+    # A CJK run of one character is its own term; a message's bigrams never are.
+    single = {w for w in said if len(w) == 1 and not w.isascii()}
     scored = []
     for i, m in enumerate(messages):
         # Relative times resolved: "yesterday (7 May 2023)" supports "7 May 2023".
-        words = views(m).supporting_stems
+        words = views(m).supporting_stems | {w for w in single if w in views(m).text}
         if words & said and numbers <= words:
             scored.append((len(words & said), len(words & asked), i))
     best = sorted(scored, key=lambda s: (-s[0], -s[1], -s[2]))[:MATCHED_SOURCES]

@@ -1,0 +1,139 @@
+"""Language-specific help, one module per language, chosen per text by :func:`detect`.
+
+The answer path (evidence selection, packing, the answer checks) matches
+words, finds dates and reads questions. What only makes sense in one
+language (English stop words and stemming, "yesterday" and "last week",
+"3 May", a question starting "When") lives in that language's module here
+and runs only on text detected to be in it; everything else is the
+language-neutral :class:`~.base.Language` (words cut to a prefix, CJK runs
+as character bigrams, ISO dates). ``tests/test_language_lists.py`` checks
+that no module of the answer path outside this package holds a word list or
+a regex with words in it.
+
+:func:`detect` is cheap and per text, by script first: any kana is Japanese;
+other CJK text (Han, Hangul), when its characters are at least as many as its
+Latin words, is Chinese (Han) or undetermined (Hangul: no module yet). Latin
+text is English when it holds one of English's function words
+(:data:`.en.SIGNALS`) or is too short to tell (under six words: "Ok, 3pm!");
+longer Latin text with none ("Me mudé a Braga el mes pasado") and other
+scripts are undetermined, and get the neutral behaviour. A new language is a
+module with a :class:`~.base.Language` subclass and a line in :data:`REGISTRY`
+(and, for a Latin-script one, its signal words in :func:`detect`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+
+from . import en, ja, zh
+from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
+
+__all__ = ["REGISTRY", "Language", "annotate", "asks_about_now", "asks_when", "dates_in", "detect", "get",
+           "long_date", "message_date", "money_patterns", "of", "query_terms", "term_spans", "word_stems"]
+
+NEUTRAL = Language()
+REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE}
+
+_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
+#: Latin text this short is taken for English: too few words to tell.
+_SHORT = 6
+
+
+def detect(text: str) -> str:
+    """The language code of ``text`` (a key of :data:`REGISTRY`), or "und" (see the module's doc)."""
+    kana, han, hangul = len(_KANA.findall(text)), len(_HAN.findall(text)), len(_HANGUL.findall(text))
+    latin = [w.lower() for w in _LATIN_WORD.findall(text)]
+    if kana + han + hangul and kana + han + hangul >= len(latin):
+        if kana:
+            return "ja"
+        return "zh" if han >= hangul else "und"
+    words = [w for w in WORD.findall(text) if not w.isdigit()]
+    if not latin or len(latin) * 2 < len(words):
+        return "und" if words else "en"
+    if len(latin) < _SHORT or any(w in en.SIGNALS for w in latin):
+        return "en"
+    return "und"
+
+
+def get(code: str) -> Language:
+    return REGISTRY.get(code, NEUTRAL)
+
+
+def of(text: str) -> Language:
+    """The module for ``text``'s language (the neutral one when undetermined)."""
+    return get(detect(text))
+
+
+# -- words ------------------------------------------------------------------------
+
+def word_stems(text: str) -> set[str]:
+    """Every term of ``text``, in its language's matching form."""
+    return {term for *_, term in of(text).tokens(text)}
+
+
+def query_terms(text: str) -> set[str]:
+    """``text``'s content terms: its language's stop words and single letters left out (single digits kept)."""
+    language = of(text)
+    return {term for _, _, word, term in language.tokens(text) if language.is_content(word)}
+
+
+def term_spans(terms: set[str], text: str) -> list[tuple[int, int]]:
+    """Character spans of the terms of ``text`` that are among ``terms``."""
+    return [(start, end) for start, end, _, term in of(text).tokens(text) if term in terms]
+
+
+def when_words(question: str) -> frozenset[str]:
+    """The stems of ``question``'s language's words asking "when" (they name no subject)."""
+    return of(question).when_words
+
+
+def value_words(question: str) -> frozenset[str]:
+    """The stems of ``question``'s language's words asking for a value (they name no subject)."""
+    return of(question).value_words
+
+
+# -- dates and questions --------------------------------------------------------------
+
+def message_date(timestamp: str | None) -> dt.date | None:
+    if not timestamp:
+        return None
+    try:
+        return dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00")).date()
+    except ValueError:
+        return None
+
+
+def annotate(text: str, timestamp: str | None) -> str:
+    """``text`` with each relative time its language's module knows followed by the date it meant."""
+    day = message_date(timestamp)
+    return text if day is None else of(text).annotate(text, day)
+
+
+def dates_in(text: str, timestamp: str | None, annotated: str | None = None) -> list[str]:
+    """The dates ``text`` states, in the order it states them, each with its year
+    (``annotated``: ``text`` with its relative times resolved, when already made)."""
+    body = annotate(text, timestamp) if annotated is None else annotated
+    found = of(text).stated_dates(body, message_date(timestamp)) + iso_dates(body)
+    return [what for _, what in sorted(found)]
+
+
+def asks_when(question: str) -> bool:
+    return of(question).asks_when(question)
+
+
+def asks_about_now(question: str) -> bool:
+    """Whether ``question`` can only be answered knowing today's date."""
+    return of(question).asks_about_now(question)
+
+
+def money_patterns(texts: Iterable[str]) -> list[re.Pattern[str]]:
+    """Money with a currency sign, plus the written forms of the languages of ``texts``."""
+    patterns = [MONEY_SIGN]
+    for code in {detect(t) for t in texts}:
+        patterns.extend(get(code).money())
+    return patterns

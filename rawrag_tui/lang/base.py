@@ -1,0 +1,117 @@
+"""What a language module offers the answer path, and what holds in every language.
+
+:class:`Language` is the language-neutral behaviour: words are ``\\w`` runs
+cut to a five-character prefix (no stemming rules), a run of Chinese,
+Japanese or Korean text is its overlapping character bigrams (the way the
+lexical channel indexes it, storage/cjk.py), the only stated dates are ISO
+ones (2026-05-03) and nothing is known about which words ask "when". A
+language module subclasses it and overrides only what that language needs;
+each runs only on text :func:`~rawrag_tui.lang.detect` says is in it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+
+from ..storage.cjk import CJK_RUN
+
+WORD = re.compile(r"\w+", re.UNICODE)
+_ISO = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
+#: Money written with a currency sign, in any language ("£40", "€ 12,50", "¥3000").
+MONEY_SIGN = re.compile(r"[£$€¥₩]\s?\d[\d,]*(?:\.\d+)?")
+
+
+def long_date(d: dt.date) -> str:
+    """``8 May 2023``: the one way dates are written for the reader (evidence
+    lines, resolved relative times, the question's date, stated dates)."""
+    return f"{d.day} {d.strftime('%B %Y')}"
+
+
+def cjk_grams(run: str) -> list[str]:
+    """A CJK run's terms: its overlapping bigrams (the character itself when the run is one long)."""
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def year_near(day: int, month: int, sent: dt.date) -> dt.date | None:
+    """The day-month nearest to the date the message was sent (a plan or a memory, within the year around it)."""
+    best = None
+    for year in (sent.year - 1, sent.year, sent.year + 1):
+        try:
+            candidate = dt.date(year, month, day)
+        except ValueError:
+            continue
+        if best is None or abs((candidate - sent).days) < abs((best - sent).days):
+            best = candidate
+    return best
+
+
+class Language:
+    """Language-neutral defaults; a language module overrides what it knows."""
+
+    code = "und"
+    #: Words that name nothing (the lexical and subject matching leave them out), as written.
+    stopwords: frozenset[str] = frozenset()
+    #: Stems of question words that ask "when" and name no subject.
+    when_words: frozenset[str] = frozenset()
+    #: Stems of question words that ask for a value (a time, a number) and name no subject.
+    value_words: frozenset[str] = frozenset()
+
+    def stem(self, word: str) -> str:
+        """A word's matching form: its first five characters (``word`` is lower case)."""
+        return word[:5]
+
+    def tokens(self, text: str) -> Iterator[tuple[int, int, str, str]]:
+        """(start, end, word, term) for each term of ``text``: a CJK run gives its
+        bigrams (word and term alike), every other word its lower case and its stem."""
+        for m in WORD.finditer(text):
+            word, base, last = m.group(), m.start(), 0
+            for run in CJK_RUN.finditer(word):
+                if run.start() > last:
+                    part = word[last : run.start()].lower()
+                    yield base + last, base + run.start(), part, self.stem(part)
+                for i, gram in enumerate(cjk_grams(run.group())):
+                    yield base + run.start() + i, base + run.start() + i + len(gram), gram, gram
+                last = run.end()
+            if last < len(word):
+                part = word[last:].lower()
+                yield base + last, m.end(), part, self.stem(part)
+
+    def is_content(self, word: str) -> bool:
+        """Whether ``word`` (lower case, unstemmed) can name what a question is about."""
+        return word not in self.stopwords and (len(word) > 1 or word.isdigit() or not word.isascii())
+
+    def annotate(self, text: str, day: dt.date) -> str:
+        """``text`` with each relative time followed by the date it meant; no rule: unchanged."""
+        return text
+
+    def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
+        """(position, date) of each date ``body`` states in this language's own words."""
+        return []
+
+    def asks_when(self, question: str) -> bool:
+        """Whether ``question`` asks for a date."""
+        return False
+
+    def asks_about_now(self, question: str) -> bool:
+        """Whether ``question`` needs today's date to be answered ("how long ago", "this week")."""
+        return False
+
+    def money(self) -> list[re.Pattern[str]]:
+        """Patterns for an amount of money written in this language's words ("40 pounds")."""
+        return []
+
+
+def iso_dates(body: str) -> list[tuple[int, str]]:
+    """(position, date) of each ISO date in ``body``: every language writes them the same way."""
+    found = []
+    for m in _ISO.finditer(body):
+        try:
+            day = dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
+        except ValueError:
+            continue
+        found.append((m.start(), long_date(day)))
+    return found

@@ -1,0 +1,254 @@
+"""English: its stop words and light stem, relative dates, stated dates, "when" questions.
+
+Everything here runs only on text :func:`~rawrag_tui.lang.detect` takes for
+English. Relative times are resolved against the message's own date:
+"I lost my job yesterday", written on 20 January 2023, means 19 January 2023.
+A small reader copies "yesterday" into its answer instead of working that
+out, so the evidence says it for it: the phrase keeps its words and gains the
+date it meant, in parentheses (``yesterday (19 January 2023)``). The forms
+follow the way people (and LoCoMo's gold answers) state such dates: an exact
+day where the phrase names one, "the week before 8 May 2023" where it names
+a week, a month or a year where it names those.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from .base import Language, long_date, year_near
+
+#: Function words no layer takes for a question's subject: highlighting,
+#: evidence selection and the answer checks leave them out of a question.
+STOPWORDS = frozenset(
+    "a an and are as at be by did do does for from had has have he her his how i in is it its me my now of on or "
+    "our she so that the their them they this to was we were what when where which who why will with you your".split()
+)
+
+#: What the lexical channel also leaves out of a query. Its reason is cost,
+#: not meaning: FTS5 scores every window a term matches before it takes the
+#: best N, so each such word read most of a 200,000-window store. The answer
+#: path keeps these: "before", "after", "not", "no longer" and "more" shape
+#: which message a question is about (dropping them there changed the
+#: evidence of 27 of 398 LoCoMo conv-26 question-and-budget cases).
+LEXICAL_STOPWORDS = STOPWORDS | frozenset("""
+about above after again all am any been before being below between both but can could d doing down during each
+few further having here hers herself him himself if into itself just ll m more most myself no nor not off once
+only other ours ourselves out over own re s same should some such t than theirs themselves then there these those
+through too under until up ve very while whom would yours yourself yourselves
+""".split())
+
+#: Function words English has and its Latin-script neighbours mostly do not:
+#: one of them in a text is the sign that it is English (see lang/__init__.py).
+SIGNALS = frozenset(
+    "the and is are was were you your my with for that this what when where which who have has had will would "
+    "not but it's i'm don't of to at we they she he her his him our their been does did from just".split()
+)
+
+#: Endings taken off before the prefix is cut, longest first; what is left
+#: keeps at least three letters ("news" stays a word, "bus" is not "bu").
+_SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "ly", "s", "e")
+
+
+def stem(word: str) -> str:
+    """A light English stem: common endings off, a doubled last consonant
+    undone, then the first five letters. "live", "lived" and "living" meet
+    ("liv"), as do "move"/"moving", "aim"/"aiming", "run"/"running" and
+    "wedding"/"weddings"; a five-letter prefix alone kept "live" and
+    "livin" apart, and a question about where someone lives found no
+    message saying "Living in Lisbon"."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                break
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            if suffix in ("ing", "ings", "ed", "edly") and len(word) > 3 and word[-1] == word[-2] \
+                    and word[-1] not in "lsz":
+                word = word[:-1]
+            break
+    return word[:5]
+
+
+def _stems(words: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words.split())
+
+
+# -- relative dates ------------------------------------------------------------
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "couple of": 2, "few": 3}
+
+_AGO = re.compile(
+    r"\b(?P<n>\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?P<unit>day|week|month|year)s?\s+ago\b", re.IGNORECASE)
+_PHRASE = re.compile(
+    r"\b(?:(?P<fixed>the day before yesterday|yesterday|last night|tonight|today|this morning|this afternoon|"
+    r"this evening|tomorrow)"
+    r"|(?P<rel>last|next|this|past)\s+(?P<what>week(?:end)?|month|year|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday))\b", re.IGNORECASE)
+
+
+def _month(d: dt.date) -> str:
+    return d.strftime("%B %Y")
+
+
+def _shift_month(d: dt.date, months: int) -> dt.date:
+    index = d.year * 12 + d.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def _fixed(phrase: str, d: dt.date) -> str:
+    phrase = phrase.lower()
+    if phrase == "the day before yesterday":
+        return long_date(d - dt.timedelta(days=2))
+    if phrase in ("yesterday", "last night"):
+        return long_date(d - dt.timedelta(days=1))
+    if phrase == "tomorrow":
+        return long_date(d + dt.timedelta(days=1))
+    return long_date(d)  # today, tonight, this morning...
+
+
+def _relative(rel: str, what: str, d: dt.date) -> str | None:
+    rel, what = rel.lower(), what.lower()
+    if what in _WEEKDAYS:
+        target = _WEEKDAYS.index(what)
+        if rel in ("last", "past"):
+            back = (d.weekday() - target) % 7 or 7
+            return long_date(d - dt.timedelta(days=back))
+        if rel == "next":
+            ahead = (target - d.weekday()) % 7 or 7
+            return long_date(d + dt.timedelta(days=ahead))
+        ahead = (target - d.weekday()) % 7  # "this Friday": the coming one (or today)
+        return long_date(d + dt.timedelta(days=ahead))
+    if what == "week":
+        return {"last": f"the week before {long_date(d)}", "past": f"the week before {long_date(d)}",
+                "next": f"the week after {long_date(d)}", "this": f"the week of {long_date(d)}"}[rel]
+    if what == "weekend":
+        return {"last": f"the weekend before {long_date(d)}", "past": f"the weekend before {long_date(d)}",
+                "next": f"the weekend after {long_date(d)}", "this": f"the weekend of {long_date(d)}"}[rel]
+    if what == "month":
+        return _month(_shift_month(d, {"last": -1, "past": -1, "next": 1, "this": 0}[rel]))
+    if what == "year":
+        return str(d.year + {"last": -1, "past": -1, "next": 1, "this": 0}[rel])
+    return None
+
+
+def _ago(n: int, unit: str, d: dt.date) -> str:
+    unit = unit.lower()
+    if unit == "day":
+        return long_date(d - dt.timedelta(days=n))
+    if unit == "week":
+        return f"the week of {long_date(d - dt.timedelta(weeks=n))}"
+    if unit == "month":
+        return _month(_shift_month(d, -n))
+    return str(d.year - n)
+
+
+def annotate(text: str, day: dt.date) -> str:
+    """``text`` with each relative time followed by the date it meant, in parentheses."""
+    spans: list[tuple[int, int, str]] = []
+    for m in _AGO.finditer(text):
+        spans.append((m.start(), m.end(), _ago(_NUMBERS.get(m["n"].lower()) or int(m["n"]), m["unit"], day)))
+    for m in _PHRASE.finditer(text):
+        if any(s <= m.start() < e for s, e, _ in spans):
+            continue
+        meaning = _fixed(m["fixed"], day) if m["fixed"] else _relative(m["rel"], m["what"], day)
+        if meaning:
+            spans.append((m.start(), m.end(), meaning))
+    out, last = [], 0
+    for _start, end, meaning in sorted(spans):
+        out.append(text[last:end] + f" ({meaning})")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+# -- stated dates -------------------------------------------------------------
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")
+_MONTH = r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" \
+         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_WEEKDAY = r"(?:(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?)?"
+_ORD = r"(?:st|nd|rd|th)?"
+#: "Saturday 3 May", "3rd of May 2026", "May 3", "May 3rd, 2026".
+_DATE = re.compile(
+    r"\b(?:" + _WEEKDAY + r"(?P<d1>\d{1,2})" + _ORD + r"(?:\s+of)?\s+" + _MONTH.format("m1")
+    + r"(?:,?\s+(?P<y1>\d{4}))?"
+    + r"|" + _WEEKDAY.replace("wd", "wd2") + _MONTH.format("m2") + r"\s+(?P<d2>\d{1,2})" + _ORD
+    + r"(?:,?\s+(?P<y2>\d{4}))?)\b",
+    re.IGNORECASE,
+)
+#: What :func:`annotate` adds: "(7 May 2023)", "(the week before 9 June 2023)", "(May 2023)", "(2022)".
+_RESOLVED = re.compile(r"\((?P<what>(?:the (?:week|weekend) (?:before|after|of) )?(?:\d{1,2} )?"
+                       r"(?:[A-Z][a-z]+ )?\d{4})\)")
+
+
+def _month_number(name: str) -> int:
+    name = name.lower()
+    return next(i for i, full in enumerate(_MONTHS, 1) if full.startswith(name[:3]))
+
+
+def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
+    """(position, date) of each date ``body`` (relative times already resolved) states, with its year."""
+    found: list[tuple[int, str]] = [(m.start(), m["what"]) for m in _RESOLVED.finditer(body)]
+    for m in _DATE.finditer(body):
+        if any(start <= m.start() < start + len(what) + 2 for start, what in found):
+            continue  # inside an annotation already taken whole
+        d, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
+        number = _month_number(month)
+        if year:
+            try:
+                day = dt.date(int(year), number, int(d))
+            except ValueError:
+                continue
+        elif sent is not None:
+            near = year_near(int(d), number, sent)
+            if near is None:
+                continue
+            day = near
+        else:
+            continue
+        # The weekday a person wrote is not repeated: it can disagree with the
+        # calendar ("Saturday 3 May" in 2026, a Sunday), and the day is what counts.
+        found.append((m.start(), long_date(day)))
+    return found
+
+
+# -- questions ------------------------------------------------------------------
+
+_WHEN = re.compile(r"^\s*(?:when\b|on what (?:date|day)|what (?:date|day)|which (?:date|day))", re.IGNORECASE)
+#: A question that can only be answered knowing today's date.
+_NOW = re.compile(
+    r"\b(?:today|tonight|yesterday|tomorrow|ago|how long|how old|how many (?:days|weeks|months|years)|"
+    r"(?:this|last|next|past) (?:week(?:end)?|month|year)|so far|recent(?:ly)?|current date)\b", re.IGNORECASE)
+_MONEY = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b", re.IGNORECASE)
+
+
+class English(Language):
+    code = "en"
+    stopwords = STOPWORDS
+    when_words = _stems("when date day happen happened happening take place")
+    value_words = _stems("what which how much many number time")
+
+    def stem(self, word: str) -> str:
+        return stem(word)
+
+    def annotate(self, text: str, day: dt.date) -> str:
+        return annotate(text, day)
+
+    def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
+        return stated_dates(body, sent)
+
+    def asks_when(self, question: str) -> bool:
+        return bool(_WHEN.search(question))
+
+    def asks_about_now(self, question: str) -> bool:
+        return bool(_NOW.search(question))
+
+    def money(self) -> list[re.Pattern[str]]:
+        return [_MONEY]
+
+
+LANGUAGE = English()
