@@ -61,6 +61,11 @@ class RetrievalSettings:
     #: all-evidence coverage and x2 none, so x2 (docs/benchmarks.md, "Dense recall at 200,000 windows").
     exact_below: int = 20_000
     oversample: int = 2
+    #: The dense channel holds a space's vectors in memory as one matrix (exact
+    #: cosine top-N by one product, storage/vector_matrix.py) while they take at
+    #: most this many MB: rows x dims x 4 bytes, 307 MB for 200,000 windows of
+    #: 384 dims. A larger space, or 0 here, takes the SQL paths above.
+    vector_cache_mb: int = 1024
     #: The lexical channel leaves out a query word found in more than this
     #: share of all windows (when other words remain): it costs a read of
     #: most of the index and BM25 gives it almost no weight (store.common_words).

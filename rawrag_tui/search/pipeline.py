@@ -70,7 +70,7 @@ def search(
         timings["embed_query"] = time.perf_counter() - t
         t = time.perf_counter()
         hits = (store.dense_search(space, qvec, n, settings.exact_below, settings.oversample,
-                                   None if scope is None else scope.windows)
+                                   None if scope is None else scope.windows, settings.vector_cache_mb << 20)
                 if space is not None else [])
         channels["dense"] = [(wid, 1.0 - dist) for wid, dist in hits]  # cosine similarity
         timings["dense"] = time.perf_counter() - t

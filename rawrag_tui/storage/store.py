@@ -23,6 +23,7 @@ from . import cjk, migrations
 from .db import BUSY_TIMEOUT_MS, connect, touch_private
 from .locks import exclusive
 from .migrations import create_vector_tables
+from .vector_matrix import REMOVED_KEY, SpaceMatrix, VectorMatrices
 
 #: meta key prefix + space id: every window text had a vector in that space when it was set.
 EMBEDDED_KEY = "embedded:space-"
@@ -79,6 +80,7 @@ class Store:
         self.path = path
         self._vocab: Any = None  # the index's tokenizer, once common_words has needed it
         self._speakers: tuple[tuple[int, int], list[str]] | None = None
+        self._matrices = VectorMatrices(conn)  # the dense channel's in-memory copy, checked on each use
 
     @classmethod
     def open(cls, path: Path, progress: migrations.Progress | None = None) -> Store:
@@ -435,9 +437,12 @@ class Store:
                             (vid, blob))
 
     def dense_search(self, space_id: int, query: np.ndarray, n: int, exact_below: int = 20_000,
-                     oversample: int = 2, allowed: int | None = None) -> list[tuple[int, float]]:
+                     oversample: int = 2, allowed: int | None = None,
+                     matrix_bytes: int = 0) -> list[tuple[int, float]]:
         """(window id, cosine distance) for the ``n`` nearest window texts.
 
+        While the space's vectors take at most ``matrix_bytes`` they are searched
+        exactly in memory (:mod:`.vector_matrix`, :meth:`_dense_matrix`); else in SQL:
         A space of up to ``exact_below`` vectors is scanned exactly. A larger
         one is searched as sqlite-vec's rescore index does it: a KNN over the
         binary-quantized vectors finds ``n * oversample`` candidates, and their
@@ -445,6 +450,10 @@ class Store:
         At 200,000 windows the dense channel took 113 ms p50 this way against 482 ms
         for the exact scan (bench/search_scale.py, docs/benchmarks.md).
         """
+        if matrix_bytes > 0:
+            matrix = self._matrices.current(space_id, int(np.shape(query)[-1]), matrix_bytes)
+            if matrix is not None:
+                return self._dense_matrix(matrix, space_id, query, n, allowed, oversample)
         blob = np.asarray(query, dtype=np.float32).tobytes()
         if allowed is not None:
             return self._dense_allowed(space_id, blob, n, allowed, exact_below, oversample)
@@ -473,6 +482,45 @@ class Store:
 
     #: The most candidates one binary KNN asks for (sqlite-vec's own limit is 4,096).
     KNN_MAX = 4096
+
+    def _dense_matrix(self, matrix: SpaceMatrix, space_id: int, query: np.ndarray, n: int,
+                      allowed: int | None, oversample: int) -> list[tuple[int, float]]:
+        """The exact nearest ``n`` windows by the in-memory matrix; ``allowed``: among
+        ``temp.allowed_windows`` only (:meth:`allow_windows`).
+
+        A filter keeping at most 1/8 of the space scores only its windows' vectors (the ids
+        come from SQL). A broader one scores all of them and takes enough of the nearest that
+        ``n`` are likely allowed; when fewer pass, it scores only the allowed ones after all.
+        Either way the result is the exact scan's, because the ``k`` nearest vectors hold the
+        ``n`` nearest allowed windows whenever ``n`` of them are among those ``k``.
+        """
+        if allowed is None:
+            return self._windows_of(*matrix.nearest(query, n), n, False)
+        if allowed * 8 > matrix.count:
+            k = int(n) * max(1, int(oversample)) * -(-matrix.count // max(1, allowed))
+            rows = self._windows_of(*matrix.nearest(query, k), n, True)
+            if len(rows) >= n or k >= matrix.count:
+                return rows
+        ids = np.fromiter((r[0] for r in self.conn.cursor().execute(
+            "SELECT DISTINCT v.id FROM temp.allowed_windows a CROSS JOIN windows w ON w.id = a.id"
+            " CROSS JOIN vectors v ON v.space_id = ? AND v.content_hash = w.content_hash ORDER BY v.id",
+            (space_id,))), dtype=np.int64)
+        return self._windows_of(*matrix.nearest(query, n, matrix.rows_of(ids)), n, True)
+
+    def _windows_of(self, vector_ids: np.ndarray, distances: np.ndarray, n: int,
+                    allowed: bool) -> list[tuple[int, float]]:
+        """(window id, distance) of the windows whose text these vectors embed, nearest first, then by
+        window id, at most ``n``; ``allowed``: only those in ``temp.allowed_windows``. Asked of SQL at
+        every search, so a window deleted since the matrix was read is never returned."""
+        if not len(vector_ids):
+            return []
+        sql = ("SELECT j.key, w.id FROM json_each(?) j CROSS JOIN vectors v ON v.id = j.value"
+               " CROSS JOIN windows w ON w.content_hash = v.content_hash")
+        if allowed:
+            sql += " CROSS JOIN temp.allowed_windows a ON a.id = w.id"
+        pairs = self._rows(sql, ("[" + ",".join(map(str, vector_ids.tolist())) + "]",))
+        rows = sorted(((float(distances[at]), wid) for at, wid in pairs))
+        return [(wid, dist) for dist, wid in rows[:n]]
 
     def _dense_allowed(self, space_id: int, blob: bytes, n: int, allowed: int, exact_below: int,
                        oversample: int) -> list[tuple[int, float]]:
@@ -647,6 +695,10 @@ class Store:
                 if quantized:
                     cur.execute(f"DELETE FROM vecb_{space} WHERE rowid = ?", (vid,))
                 cur.execute("DELETE FROM vectors WHERE id = ?", (vid,))
+            if orphans:  # every in-memory matrix of this space is read again (:mod:`.vector_matrix`)
+                self._matrices.drop()
+                cur.execute("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT(key)"
+                            " DO UPDATE SET value = CAST(value AS INTEGER) + 1", (f"{REMOVED_KEY}{space}",))
             dropped += len(orphans)
         return dropped
 

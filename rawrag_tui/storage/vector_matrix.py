@@ -1,0 +1,150 @@
+"""One embedding space's vectors held in memory as one matrix: exact nearest neighbours by one product.
+
+Why: scanned row by row in SQL (``vec_distance_cosine`` per row) the exact
+dense search cost ~3 ms per 1,000 vectors; the same floats as one numpy
+matrix take one matrix-vector product (BLAS, and it releases the GIL), about
+0.1 ms per 1,000 on the 2-core machine of docs/benchmarks.md. The cost is
+memory: rows x dims x 4 bytes (200,000 windows x 384 dims = 307 MB), so a
+space larger than ``retrieval.vector_cache_mb`` stays on the SQL paths.
+
+The store stays the single source of truth. The matrix is a copy of
+``vecf_N`` rows, checked before every use:
+
+- nothing written since the last check, on this connection
+  (``total_changes``) or by another one (``PRAGMA data_version``): as it was;
+- vectors only added (the largest id grew, nothing removed): the new rows are
+  read and appended;
+- anything removed (:meth:`Store.collect_garbage` bumps a counter in ``meta``,
+  ``vectors-removed:space-N``), or the largest id went down (a rolled-back
+  write): read again whole.
+
+A matrix is never kept from inside an open write transaction (its rows could
+still be rolled back). Which windows a vector stands for is always asked of
+SQL at query time, so a deleted window never comes back from a stale row.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import apsw
+import numpy as np
+
+#: meta key prefix + space id: bumped whenever vectors of that space are removed.
+REMOVED_KEY = "vectors-removed:space-"
+
+
+@dataclass
+class SpaceMatrix:
+    """The unit-length float32 vectors of one space, by ascending vector id."""
+
+    dims: int
+    ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    count: int = 0
+    removed: str | None = None
+    stamp: tuple[int, int] = (-1, -1)
+
+    def __post_init__(self) -> None:
+        self._buffer = np.zeros((0, self.dims), dtype=np.float32)
+
+    @property
+    def unit(self) -> np.ndarray:
+        return self._buffer[: self.count]
+
+    @property
+    def top(self) -> int:
+        return int(self.ids[-1]) if self.count else 0
+
+    @property
+    def nbytes(self) -> int:
+        return self.count * self.dims * 4
+
+    def append(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        vectors /= np.where(norms > 0, norms, 1)  # a zero vector stays zero: similarity 0 to all
+        need = self.count + len(ids)
+        if need > len(self._buffer):  # grow by half again, so a stream of small appends copies rarely
+            grown = np.empty((max(need, len(self._buffer) * 3 // 2, 1024), self.dims), dtype=np.float32)
+            grown[: self.count] = self._buffer[: self.count]
+            self._buffer = grown
+        self._buffer[self.count: need] = vectors
+        self.ids = np.concatenate([self.ids, ids])
+        self.count = need
+
+    def nearest(self, query: np.ndarray, n: int, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(vector ids, cosine distances) of the ``n`` nearest, nearest first; ``rows``: among these rows only."""
+        q = np.asarray(query, dtype=np.float32)
+        norm = float(np.linalg.norm(q))
+        q = q / norm if norm > 0 else q
+        ids = self.ids if rows is None else self.ids[rows]
+        sims = (self.unit if rows is None else self.unit[rows]) @ q
+        if len(sims) > n:
+            part = np.argpartition(-sims, n - 1)[:n]
+            ids, sims = ids[part], sims[part]
+        order = np.lexsort((ids, -sims))
+        return ids[order], (1.0 - sims[order]).astype(np.float64)
+
+    def rows_of(self, vector_ids: np.ndarray) -> np.ndarray:
+        """Row numbers of the given vector ids (those held here)."""
+        at = np.minimum(np.searchsorted(self.ids, vector_ids), max(self.count - 1, 0))
+        return at[self.ids[at] == vector_ids] if self.count else at[:0]
+
+
+class VectorMatrices:
+    """The matrices of one connection's spaces, kept current with the store (see the module doc)."""
+
+    def __init__(self, conn: apsw.Connection):
+        self.conn = conn
+        self._spaces: dict[int, SpaceMatrix] = {}
+
+    def _scalar(self, sql: str, args: tuple = ()) -> Any:
+        row = self.conn.cursor().execute(sql, args).fetchone()
+        return row[0] if row else None
+
+    def drop(self) -> None:
+        self._spaces.clear()
+
+    def current(self, space_id: int, dims: int, max_bytes: int) -> SpaceMatrix | None:
+        """The space's matrix as the store holds it now; None when it would take more than ``max_bytes``."""
+        stamp = (self.conn.total_changes(), int(self._scalar("PRAGMA data_version")))
+        held = self._spaces.get(space_id)
+        if held is not None and held.stamp == stamp:
+            return held
+        in_write = self.conn.in_transaction
+        if not in_write:
+            self.conn.cursor().execute("BEGIN")  # one snapshot for the checks and the rows read
+        try:
+            removed = self._scalar("SELECT value FROM meta WHERE key = ?", (f"{REMOVED_KEY}{space_id}",))
+            top = int(self._scalar(f"SELECT COALESCE(MAX(id), 0) FROM vecf_{space_id}"))
+            if held is None or held.removed != removed or top < held.top or held.dims != dims:
+                count = int(self._scalar("SELECT COUNT(*) FROM vectors WHERE space_id = ?", (space_id,)))
+                if count * dims * 4 > max_bytes:
+                    self._spaces.pop(space_id, None)
+                    return None
+                held = SpaceMatrix(dims, removed=removed)
+            if top > held.top:
+                self._read(held, space_id, max_bytes)
+                if held.nbytes > max_bytes:
+                    self._spaces.pop(space_id, None)
+                    return None
+        finally:
+            if not in_write:
+                self.conn.cursor().execute("COMMIT")
+        if in_write:  # rows that may still be rolled back: use them once, keep nothing
+            self._spaces.pop(space_id, None)
+            return held
+        held.stamp = stamp
+        self._spaces[space_id] = held
+        return held
+
+    def _read(self, held: SpaceMatrix, space_id: int, max_bytes: int, batch: int = 8192) -> None:
+        cur = self.conn.cursor().execute(
+            f"SELECT id, embedding FROM vecf_{space_id} WHERE id > ? ORDER BY id", (held.top,))
+        while rows := list(itertools.islice(cur, batch)):
+            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            held.append(ids, flat.reshape(len(rows), held.dims).copy())
+            if held.nbytes > max_bytes:
+                return
