@@ -75,6 +75,16 @@ class Answer:
         where = "this machine (bundled llama.cpp)" if endpoint == "local" else endpoint
         return f"read by {self.reader.get('model', '?')} at {where}"
 
+    def budget_note(self) -> str:
+        """What the reader did not read, in the words every face shows:
+        "read 4 of 117 messages; the rest did not fit the reader's budget"; "" when it read all."""
+        if self.cut_messages:
+            read = len(self.evidence)
+            return f"read {read:,} of {read + self.cut_messages:,} messages; the rest did not fit the reader's budget"
+        if self.dropped_windows:
+            return f"{self.dropped_windows:,} lower-ranked window(s) left out to fit the reader's context"
+        return ""
+
     def plain_text(self) -> str:
         """The answer without its ``[n]`` markers (what answer metrics score)."""
         return tidy(CITATION.sub("", self.answer))

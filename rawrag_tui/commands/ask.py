@@ -61,11 +61,8 @@ def print_citations(answer, out: TextIO) -> None:
         notes.append(f"{answer.dropped_citations} citation(s) to messages not in the evidence removed")
     if answer.superseded:
         notes.append(f"{answer.superseded} earlier message(s) left out: a later message changed what they said")
-    if answer.cut_messages:
-        notes.append(f"the reader read {len(answer.evidence)} message(s) of the search's evidence; "
-                     f"{answer.cut_messages} others were not relevant enough to fit its budget")
-    elif answer.dropped_windows:
-        notes.append(f"{answer.dropped_windows} lower-ranked window(s) left out to fit the reader's context")
+    if answer.budget_note():
+        notes.append(answer.budget_note())
     for note in notes:
         print(f"  ({note})", file=sys.stderr)
 
