@@ -641,15 +641,24 @@ class Store:
     # -- deletion -----------------------------------------------------------
 
     def delete_conversations(self, ids: Iterable[int]) -> int:
+        """Delete conversations; a source they leave with no message goes too (nothing of it is left to list)."""
         cur = self.conn.cursor()
         count = 0
+        touched: set[int] = set()
         for cid in ids:
+            touched.update(r[0] for r in self._rows("SELECT DISTINCT source_id FROM messages WHERE conversation_id = ?",
+                                                    (cid,)))
             for (wid,) in self._rows("SELECT id FROM windows WHERE conversation_id = ?", (cid,)):
                 cur.execute("DELETE FROM windows_fts WHERE rowid = ?", (wid,))
             cur.execute("DELETE FROM windows WHERE conversation_id = ?", (cid,))
             cur.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
             cur.execute("DELETE FROM conversations WHERE id = ?", (cid,))
             count += self.conn.changes()
+        for sid in touched:
+            if self._one("SELECT 1 FROM messages WHERE source_id = ? LIMIT 1", (sid,)) is None:
+                cur.execute("UPDATE conversations SET source_id = (SELECT MIN(m.source_id) FROM messages m"
+                            " WHERE m.conversation_id = conversations.id) WHERE source_id = ?", (sid,))
+                cur.execute("DELETE FROM sources WHERE id = ?", (sid,))
         return count
 
     def delete_source(self, source_id: int) -> dict[str, int]:
