@@ -131,3 +131,14 @@ def test_rawrag_delete_says_plainly_when_another_process_holds_the_store(tmp_pat
         reader.close()
     assert code == 0 and out.startswith("deleted source 1"), err
     assert "has the store open" in err and err.strip().count("\n") == 0
+
+
+def test_a_source_left_with_no_messages_after_deleting_its_conversations_goes(open_memory, tmp_path):
+    mem = open_memory()
+    one = mem.import_path(history(tmp_path, "a.jsonl", "only-chat", n=4), embed=False)
+    two = mem.import_path(history(tmp_path, "b.jsonl", "kept-chat", n=4), embed=False)
+    mem.delete_conversation(mem.store.conversation_id("jsonl", "only-chat"))
+    assert [s["id"] for s in mem.sources()] == [two.source_id] != [one.source_id]
+    # the same file imports again afresh (nothing remembers it as imported)
+    again = mem.import_path(history(tmp_path, "a.jsonl", "only-chat", n=4), embed=False)
+    assert again.messages_added == 4 and not again.already_imported
