@@ -235,8 +235,11 @@ class Memory:
 
     def answer_options(self) -> dict[str, Any]:
         """How ``answer_question`` reads for this memory's settings (for
-        callers that bring their own reader, like the benchmarks)."""
-        return answer_options(self.settings)
+        callers that bring their own reader, like the benchmarks), with the
+        history later messages and names are looked up in."""
+        from .answer.history import StoreHistory
+
+        return answer_options(self.settings) | {"history": StoreHistory(self.store, lambda: self.embedder)}
 
     # -- delete ----------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from ..search.types import EvidenceMessage, Hit
 from .dates import long_date
 from .evidence import EvidenceViews
+from .prompts import LATEST_MARK
 
 TokenCounter = Callable[[str], int]
 
@@ -47,6 +48,8 @@ class PackedEvidence:
     #: Message id -> id of the later message that changed what it said; the
     #: earlier one is left out of the evidence (answer/selection.py).
     superseded: dict[int, int] = field(default_factory=dict)
+    #: Ids of the messages marked as the newest on their subject (answer/timeline.py).
+    latest: set[int] = field(default_factory=set)
 
     def cite(self, n: int) -> EvidenceMessage | None:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None
@@ -67,16 +70,21 @@ def prompt_date(timestamp: str | None) -> str:
     return day
 
 
-def numbered_line(n: int, message: EvidenceMessage, body: str) -> str:
-    return f"[{n}] {prompt_date(message.timestamp)}, {message.speaker}: {body}"
+def numbered_line(n: int, message: EvidenceMessage, body: str, latest: bool = False) -> str:
+    """``[n] date, speaker: body``; the newest message on a subject has
+    :data:`~.prompts.LATEST_MARK` after its date (answer/timeline.py)."""
+    mark = f" {LATEST_MARK}" if latest else ""
+    return f"[{n}] {prompt_date(message.timestamp)}{mark}, {message.speaker}: {body}"
 
 
 def conversation_header(message: EvidenceMessage) -> str:
     return f"Conversation: {message.conversation}" if message.conversation else "Conversation"
 
 
-def render(messages: Sequence[EvidenceMessage], bodies: dict[int, str]) -> tuple[str, list[EvidenceMessage]]:
-    """Group by conversation (earliest first), time order inside, number 1..n."""
+def render(messages: Sequence[EvidenceMessage], bodies: dict[int, str],
+           latest: frozenset[int] | set[int] = frozenset()) -> tuple[str, list[EvidenceMessage]]:
+    """Group by conversation (earliest first), time order inside, number 1..n;
+    the ids in ``latest`` are marked as the newest on their subject."""
     by_conv: dict[int, list[EvidenceMessage]] = {}
     for m in messages:
         by_conv.setdefault(m.conversation_id, []).append(m)
@@ -97,7 +105,7 @@ def render(messages: Sequence[EvidenceMessage], bodies: dict[int, str]) -> tuple
             if previous is not None and m.seq != previous + 1:
                 lines.append(GAP_LINE)
             numbered.append(m)
-            lines.append(numbered_line(len(numbered), m, bodies[m.message_id]))
+            lines.append(numbered_line(len(numbered), m, bodies[m.message_id], m.message_id in latest))
             previous = m.seq
     return "\n".join(lines), numbered
 

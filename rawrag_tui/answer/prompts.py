@@ -14,10 +14,18 @@ import datetime as dt
 from .dates import long_date
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
-PROMPT_VERSION = 4
+PROMPT_VERSION = 5
+
+#: Follows the date of the newest message on a subject (answer/timeline.py),
+#: unless the question asks about the past.
+LATEST_MARK = "(latest)"
 
 #: What the reader says when the evidence does not hold the answer.
 NOT_IN_HISTORY = "Not in your history."
+
+#: Said without loading any model when the question names something no
+#: message holds (answer/unknown.py); ``{names}`` are those names, quoted.
+NOT_MENTIONED = "Not in your history: no message mentions {names}."
 
 #: Said without loading any model when the search found nothing at all.
 NOTHING_FOUND = "Nothing in your history matches this question, so there is nothing to answer from."
@@ -29,10 +37,12 @@ NOTHING_FOUND = "Nothing in your history matches this question, so there is noth
 # sentence restating the question (a 20-line reference script with this form
 # scored LoCoMo F1 42.9 with the bundled 0.5B reader where a sentence-style
 # prompt scored 13.7, docs/answers.md). The rules a small reader gets wrong are said
-# plainly: the later message wins; a date in parentheses is what "yesterday" meant.
+# plainly: the later message wins (the newest on a subject is marked); a date
+# in parentheses is what "yesterday" meant.
 _RULES = (
     "Answer a question about the user's chat history using only the messages below. "
-    "Each message starts with its date. When messages disagree, the later one is right. "
+    "Each message starts with its date. When messages disagree, the later one is right, "
+    f"and a message marked {LATEST_MARK} is the newest on its subject. "
     'A date in (parentheses) after "yesterday", "last week" and the like is the date it meant: use that date.'
 )
 

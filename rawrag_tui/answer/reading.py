@@ -23,10 +23,12 @@ from .checks import first_correction
 from .checks.support import match_sources
 from .citations import CITATION, CitationFilter, tidy
 from .evidence import EvidenceViews
+from .history import History
 from .packing import PackedEvidence, pack_evidence
-from .prompts import NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
+from .prompts import NOT_MENTIONED, NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
 from .types import Answer, Citation
+from .unknown import unknown_names
 
 ReaderFactory = Callable[[], Reader]
 TokenCallback = Callable[[str], None]
@@ -76,6 +78,7 @@ def answer_question(
     select: str = "messages",
     first_token_seconds: float = 0.0,
     min_evidence_tokens: int = 256,
+    history: History | None = None,
 ) -> Answer:
     """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
 
@@ -88,13 +91,20 @@ def answer_question(
     does); ``select`` is ``reader.select`` (messages or whole windows);
     ``first_token_seconds`` > 0 sizes the evidence to what the reader reads
     in that time on this machine (``timed_budget``), ``min_evidence_tokens``
-    its floor.
+    its floor; ``history`` (answer/history.py) is where later messages on the
+    evidence's subjects and the names the question asks about are looked up.
     """
     timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
     if not any(h.messages for h in result.hits):
         if on_token:
             on_token(NOTHING_FOUND)
         return Answer(question, NOTHING_FOUND, timings=timings | {"pack": 0.0, "read": 0.0})
+    unknown = unknown_names(question, history) if history is not None else []
+    if unknown:  # a name no message holds: the nearest person's fact would be a wrong answer
+        said = NOT_MENTIONED.format(names=", ".join(f"'{n}'" for n in unknown))
+        if on_token:
+            on_token(said)
+        return Answer(question, said, timings=timings | {"pack": 0.0, "read": 0.0})
 
     started = time.perf_counter()
     model = reader()
@@ -117,7 +127,8 @@ def answer_question(
     started = time.perf_counter()
     views = EvidenceViews()
     if select == "messages":
-        packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens, views)
+        packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens, views,
+                                                   history)
     elif select == "windows":
         packed = pack_evidence(result.hits, budget, model.count_tokens, views)
     else:

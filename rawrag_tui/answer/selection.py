@@ -11,12 +11,13 @@ the evidence:
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
-- **the latest fact wins**: an anchor that a later message on the same
-  subject changes (a change word such as "moved", "postponed", "cancelled",
-  "instead", "no longer", plus a question word they share) is replaced by that
-  later message and left out. A small reader takes the first date it reads;
-  it cannot be trusted to prefer the later one, so it is not shown the
-  stale one. What is left out is counted and reported.
+- **later on the same subject**: with the home's history at hand
+  (answer/history.py), the later messages of an anchor's conversation that
+  speak of its subject, found by meaning (answer/timeline.py), come along
+  with it, and the newest message of each subject is marked as the latest.
+  A small reader takes the first value it reads; the mark and the prompt's
+  rule tell it which one is current. Nothing here reads a word of any
+  language for this.
 
 Without any anchor (a question sharing no word with its evidence), the
 windows are packed whole, in rank order, as before.
@@ -24,46 +25,22 @@ windows are packed whole, in rank order, as before.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from ..search.types import EvidenceMessage, Hit
-from ..words import word_stems
 from .evidence import EvidenceViews
+from .history import History
 from .packing import PackedEvidence, TokenCounter, conversation_header, numbered_line, pack_evidence, render
+from .timeline import Timeline, follow_subjects
 
-#: Words with which a message says an earlier plan or fact changed.
-CHANGE_CUE = re.compile(
-    r"\b(?:mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|cancel\w*|called off|change of plans?|changed|"
-    r"instead|no longer|not any ?more|anymore|switch(?:ed)?)\b",
-    re.IGNORECASE,
-)
-_CUE_STEMS = word_stems("move moved moves moving postponed rescheduled cancelled called change changed instead "
-                        "longer anymore switched plans")
 #: Messages either side of an anchor that come along with it.
 NEIGHBOURS = 1
 
 
-def superseded_by(anchors: Sequence[EvidenceMessage], terms: set[str],
-                  views: EvidenceViews | None = None) -> dict[int, int]:
-    """Anchor id -> id of the latest later anchor that changes it (same subject, a change word)."""
-    views = views or EvidenceViews()
-    changes = [n for n in anchors if n.timestamp and CHANGE_CUE.search(n.text)]
-    out: dict[int, int] = {}
-    for m in anchors:
-        if not m.timestamp:
-            continue
-        subject = (views(m).stems & terms) - _CUE_STEMS
-        later = [n for n in changes if (n.timestamp or "") > m.timestamp
-                 and subject & views(n).stems]
-        if later:
-            out[m.message_id] = max(later, key=lambda n: n.timestamp or "").message_id
-    return out
-
-
 def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
-                    views: EvidenceViews | None = None) -> PackedEvidence:
-    """The messages worth reading within ``budget`` tokens (see the module's doc)."""
+                    views: EvidenceViews | None = None, history: History | None = None) -> PackedEvidence:
+    """The messages worth reading within ``budget`` tokens (see the module's doc);
+    ``history``: where later messages on the anchors' subjects are looked for."""
     views = views or EvidenceViews()
     ordered = sorted(hits, key=lambda h: h.rank)
     best_rank: dict[int, int] = {}
@@ -81,7 +58,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     if not anchors:
         return pack_evidence(hits, budget, count_tokens, views)
 
-    superseded = superseded_by(anchors, terms, views)
+    timeline = follow_subjects(question, anchors, messages.values(), history) if history else Timeline()
     bodies: dict[int, str] = {}
     costs: dict[int, int] = {}
 
@@ -96,21 +73,21 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     conversations: set[int] = set()
     used = 0
     for anchor in anchors:
-        if anchor.message_id in superseded:
-            anchor = messages[superseded[anchor.message_id]]
         if anchor.message_id in chosen:
             continue
         around = [at.get((anchor.conversation_id, anchor.seq + d)) for d in range(-NEIGHBOURS, NEIGHBOURS + 1)]
-        group = [m for m in around if m is not None and m.message_id not in chosen
-                 and m.message_id not in superseded]
+        group = [m for m in around if m is not None and m.message_id not in chosen]
         if anchor not in group:
             group.append(anchor)
+        later = [m for m in timeline.subject_of(anchor.message_id) if m.message_id not in chosen]
         header = 0 if anchor.conversation_id in conversations else count_tokens(conversation_header(anchor)) + 2
         # Short of room for both neighbours, the reply after an anchor comes
         # before the message it answered: "OK, new goal: 1:50." settles what
         # the anchor only proposed.
+        # Short of room, the later messages on its subject stay longer than
+        # its neighbours: they may change what it says.
         reply = [m for m in group if m.seq == anchor.seq + 1]
-        for candidate in (group, [anchor, *reply], [anchor]):
+        for candidate in ([*group, *later], [anchor, *reply, *later], [anchor, *later], [anchor]):
             extra = header + sum(cost(m) for m in candidate)
             if used + extra <= budget:
                 chosen.update((m.message_id, m) for m in candidate)
@@ -121,15 +98,16 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
 
     if not chosen:  # even the best anchor alone is over budget: pack the top window, shortened
         return pack_evidence(hits, budget, count_tokens, views)
-    text, numbered = render(list(chosen.values()), bodies)
+    latest = timeline.latest & set(chosen)
+    text, numbered = render(list(chosen.values()), bodies, latest)
     tokens = count_tokens(text)
     while tokens > budget and len(groups) > 1:  # line estimates were short: drop the last group
         for mid in groups.pop():
             chosen.pop(mid, None)
-        text, numbered = render(list(chosen.values()), bodies)
+        latest &= set(chosen)
+        text, numbered = render(list(chosen.values()), bodies, latest)
         tokens = count_tokens(text)
     with_messages = [h for h in ordered if h.messages]
     kept = sum(any(m.message_id in chosen for m in h.messages) for h in with_messages)
     return PackedEvidence(text, numbered, tokens, kept, len(with_messages) - kept,
-                          cut_messages=len(messages) - len(chosen),
-                          superseded={k: v for k, v in superseded.items() if v in chosen})
+                          cut_messages=max(len(messages) - len(chosen), 0), latest=latest)

@@ -638,6 +638,18 @@ class Store:
         rows = self._rows(sql, (match, int(n)))
         return [(r[0], -r[1]) for r in rows]
 
+    def mentions(self, word: str) -> bool:
+        """Whether any window holds ``word``, or (for words of 5+ letters) a word
+        starting like it (a question's "Annas" finds the history's "Anna"): "no"
+        only when the history surely lacks it (answer/unknown.py)."""
+        word = word.strip()
+        if not word:
+            return True
+        term = word if len(word) < 5 else word[: len(word) - 2]
+        quoted = '"' + term.replace('"', '""') + '"'
+        match = f"text : {quoted}" if len(word) < 5 else f"text : {quoted} *"
+        return self._one("SELECT 1 FROM windows_fts WHERE windows_fts MATCH ? LIMIT 1", (match,)) is not None
+
     # -- deletion -----------------------------------------------------------
 
     def delete_conversations(self, ids: Iterable[int]) -> int:

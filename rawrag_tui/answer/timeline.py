@@ -1,0 +1,140 @@
+"""Subjects over time: which later messages speak of what the evidence says, and which is the latest.
+
+A personal history holds every version of a fact (a move, a new job, a date
+moved twice). The question's evidence often holds the first version only,
+or both with nothing to say which came last. So for the best evidence
+messages (the anchors) this finds the *later* messages of the same
+conversation that are on the same subject, by meaning, with the embedder
+that indexed the home: no word of any language is looked at.
+
+A later message is on an anchor's subject when its vector is close to both
+the anchor's and the question's (the smaller of the two cosines is at least
+:data:`SAME_SUBJECT`): close to the anchor alone is chat about the same
+people; close to the question alone is another part of the answer. The
+anchor and the later messages it finds (joined where they overlap) make one
+subject; its messages are shown in time order, the last marked as the latest
+(answer/packing.py, answer/prompts.py).
+
+Unless the question asks about the past: then no message is marked latest
+(a year earlier than the latest message's, in digits; a language module may
+say more, :func:`asks_about_past`).
+
+Cost: the candidates are the kept windows' messages and the last
+:data:`LATER_CAP` messages of each anchor's conversation; their vectors are
+kept between questions (answer/history.py), so a conversation is embedded
+once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..search.types import EvidenceMessage
+from .history import History
+
+#: The smaller of cosine(later, anchor) and cosine(later, question) a later
+#: message needs to be on the anchor's subject (all-MiniLM-L6-v2, measured on
+#: the changed-facts set: docs/answers.md).
+SAME_SUBJECT = 0.50
+#: Later messages kept per anchor (the closest one).
+PER_ANCHOR = 1
+#: Anchors whose subjects are followed (the best-ranked ones).
+ANCHORS = 8
+#: Messages read from the store per anchor conversation (its latest ones).
+LATER_CAP = 96
+#: A year written in digits (the one date part every script writes alike).
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+@dataclass
+class Timeline:
+    """What :func:`follow_subjects` found."""
+
+    #: Anchor id -> later messages on its subject, in time order.
+    later: dict[int, list[EvidenceMessage]] = field(default_factory=dict)
+    #: Ids of the messages that are the latest of a subject of two or more.
+    latest: set[int] = field(default_factory=set)
+    #: Whether the question asks about the past (no latest marks then).
+    past: bool = False
+
+    def subject_of(self, message_id: int) -> list[EvidenceMessage]:
+        return self.later.get(message_id, [])
+
+
+def asks_about_past(question: str, latest: Iterable[EvidenceMessage]) -> bool:
+    """Whether ``question`` asks about a state before the latest message.
+
+    A year in digits earlier than the latest message's year says so in any
+    language; a per-language module (``rawrag_tui/lang``, when it has
+    ``asks_about_past``) may recognise more ("before she moved").
+    """
+    try:  # the language modules, where present, may know the words for it
+        hook = getattr(importlib.import_module("..lang", __package__), "asks_about_past", None)
+    except ImportError:
+        hook = None
+    if hook is not None and hook(question):
+        return True
+    years = [int(y) for y in _YEAR.findall(question)]
+    stamps = [m.timestamp[:4] for m in latest if m.timestamp and m.timestamp[:4].isdigit()]
+    return bool(years and stamps) and min(years) < max(int(s) for s in stamps)
+
+
+def _candidates(anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
+                history: History) -> list[EvidenceMessage]:
+    first: dict[int, int] = {}
+    for a in anchors:
+        first[a.conversation_id] = min(first.get(a.conversation_id, a.seq), a.seq)
+    found = {m.message_id: m for m in pool if m.seq > first.get(m.conversation_id, 1 << 62)}
+    for conversation_id, seq in first.items():
+        for m in history.last_messages(conversation_id, seq, LATER_CAP):
+            found.setdefault(m.message_id, m)
+    return list(found.values())
+
+
+def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
+                    history: History) -> Timeline:
+    """The later messages on the subjects of the first :data:`ANCHORS` ``anchors``
+    (candidates: ``pool``, the kept windows' messages, and the store's latest)."""
+    anchors = list(anchors[:ANCHORS])
+    if not anchors:
+        return Timeline()
+    candidates = _candidates(anchors, pool, history)
+    if not candidates:
+        return Timeline()
+    vectors = history.embed([*anchors, *candidates])
+    anchor_vecs, cand_vecs = vectors[: len(anchors)], vectors[len(anchors):]
+    to_question = cand_vecs @ history.embed_question(question)
+    timeline = Timeline()
+    parent: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while parent.get(i, i) != i:
+            i = parent[i]
+        return i
+
+    members: dict[int, EvidenceMessage] = {}
+    for a, vec in zip(anchors, anchor_vecs):
+        score = np.minimum(cand_vecs @ vec, to_question)
+        later = [i for i in np.argsort(-score) if candidates[i].conversation_id == a.conversation_id
+                 and candidates[i].seq > a.seq and score[i] >= SAME_SUBJECT][:PER_ANCHOR]
+        if not later:
+            continue
+        found = sorted((candidates[i] for i in later), key=lambda m: m.seq)
+        timeline.later[a.message_id] = found
+        members[a.message_id] = a
+        for m in found:
+            members[m.message_id] = m
+            parent[root(m.message_id)] = root(a.message_id)
+    subjects: dict[int, list[EvidenceMessage]] = {}
+    for mid, m in members.items():
+        subjects.setdefault(root(mid), []).append(m)
+    newest = [max(group, key=lambda m: m.seq) for group in subjects.values() if len(group) > 1]
+    timeline.past = asks_about_past(question, newest)
+    if not timeline.past:
+        timeline.latest = {m.message_id for m in newest}
+    return timeline

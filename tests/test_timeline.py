@@ -1,0 +1,123 @@
+"""Later messages on the evidence's subject, found by meaning with the bundled
+embedder (no word lists), in English and Chinese; the latest marked unless
+the question asks about the past; names no message holds answered "not in
+your history" before any reader is loaded."""
+
+from __future__ import annotations
+
+from rawrag_tui.answer import timeline as timeline_module
+from rawrag_tui.answer.history import message_text
+from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.answer.selection import select_evidence
+from rawrag_tui.answer.timeline import asks_about_past, follow_subjects
+from rawrag_tui.answer.unknown import named
+from rawrag_tui.demo import demo_path
+from rawrag_tui.search.types import EvidenceMessage, Hit
+
+
+def msg(mid, text, ts, speaker, conv=1):
+    return EvidenceMessage(mid, f"m{mid}", conv, f"chat {conv}", mid, ts, speaker, "user", text)
+
+
+class ListHistory:
+    """The :class:`~rawrag_tui.answer.history.History` of a list of messages, with the real embedder."""
+
+    def __init__(self, embedder, messages):
+        self.embedder, self.messages, self.embedded = embedder, messages, 0
+
+    def embed(self, messages):
+        self.embedded += len(messages)
+        return self.embedder.embed([message_text(m) for m in messages])
+
+    def embed_question(self, question):
+        return self.embedder.embed([question], kind="query")[0]
+
+    def last_messages(self, conversation_id, after_seq, limit):
+        return [m for m in self.messages if m.conversation_id == conversation_id and m.seq > after_seq][-limit:]
+
+    def mentions(self, word):
+        return any(word.lower() in message_text(m).lower() for m in self.messages)
+
+
+ENGLISH = [
+    msg(1, "I just signed the lease on a flat in Porto, moving there next month!", "2025-01-10T10:00:00", "Ines"),
+    msg(2, "Amazing, Porto is beautiful.", "2025-01-10T10:05:00", "Ana"),
+    msg(3, "Did you watch the football last night?", "2025-03-02T19:00:00", "Ana"),
+    msg(4, "Big news: I left Porto, I live in Braga now.", "2025-06-20T09:00:00", "Ines"),
+    msg(5, "Coffee on Saturday?", "2025-06-20T09:10:00", "Ana"),
+]
+CHINESE = [
+    msg(1, "我养了一只猫，名字叫咪咪。", "2025-02-01T10:00:00", "王芳"),
+    msg(2, "好可爱！", "2025-02-01T10:01:00", "李明"),
+    msg(3, "明天会下雨吗？", "2025-04-01T08:00:00", "李明"),
+    msg(4, "我的猫改名了，现在叫豆豆。", "2025-07-01T10:00:00", "王芳"),
+    msg(5, "周末一起吃饭吧。", "2025-07-01T10:03:00", "李明"),
+]
+
+
+def test_the_later_message_on_the_subject_is_found_by_meaning_and_marked_latest(embedder):
+    history = ListHistory(embedder, ENGLISH)
+    timeline = follow_subjects("Which city does Ines live in?", [ENGLISH[0]], ENGLISH[:2], history)
+    assert [m.message_id for m in timeline.subject_of(1)] == [4]  # not the football, not the coffee
+    assert timeline.latest == {4} and not timeline.past
+
+
+def test_chinese_needs_no_word_list_either(embedder):
+    history = ListHistory(embedder, CHINESE)
+    timeline = follow_subjects("王芳的猫叫什么名字？", [CHINESE[0]], CHINESE, history)
+    assert [m.message_id for m in timeline.subject_of(1)] == [4]
+    assert timeline.latest == {4}
+
+
+def test_the_reader_sees_the_subject_in_time_order_with_the_latest_marked(embedder):
+    history = ListHistory(embedder, ENGLISH)
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=ENGLISH[:3])]  # the search found only the old flat
+    packed = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history)
+    lines = packed.text.splitlines()
+    old = next(i for i, line in enumerate(lines) if "lease on a flat in Porto" in line)
+    new = next(i for i, line in enumerate(lines) if "I live in Braga now" in line)
+    assert old < new and LATEST_MARK in lines[new] and LATEST_MARK not in lines[old]
+    assert "20 June 2025" in lines[new]  # with its date
+    assert packed.latest == {4}
+    again = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history)
+    assert again.text == packed.text
+
+
+def test_without_a_history_nothing_is_added_or_marked():
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=ENGLISH[:3])]
+    packed = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()))
+    assert LATEST_MARK not in packed.text and "Braga" not in packed.text and not packed.latest
+
+
+def test_a_question_about_an_earlier_year_asks_about_the_past(embedder, monkeypatch):
+    assert asks_about_past("Where did Ines live in 2024?", [ENGLISH[3]])
+    assert asks_about_past("王芳2024年住在哪里？", [ENGLISH[3]])
+    assert not asks_about_past("Where does Ines live?", [ENGLISH[3]])
+    assert not asks_about_past("Where will Ines live in 2026?", [ENGLISH[3]])
+    monkeypatch.setattr(timeline_module, "SAME_SUBJECT", 0.45)  # the year moves the question a little
+    history = ListHistory(embedder, ENGLISH)
+    timeline = follow_subjects("Which city did Ines live in, in 2024?", [ENGLISH[0]], ENGLISH[:2], history)
+    assert timeline.past and not timeline.latest and timeline.subject_of(1)  # still shown, in time order
+
+
+def test_names_are_capitalised_words_that_do_not_start_a_sentence():
+    assert named("Which city does Ines live in?") == ["Ines"]
+    assert named("What is Xavier's job? Does Ana know?") == ["Xavier", "Ana"]
+    assert named("王芳的猫叫什么名字？") == []
+    assert named("Where did I go?") == []
+
+
+class MustNotLoad:
+    def __call__(self):
+        raise AssertionError("the reader must not load for a name no message holds")
+
+
+def test_a_name_the_history_never_mentions_is_not_in_your_history(open_memory):
+    mem = open_memory()
+    mem.import_path(demo_path(), "jsonl")
+    question = "When is Xavier's wedding?"
+    answer = answer_question(question, mem.search(question), MustNotLoad(), **mem.answer_options())
+    assert is_abstention(answer.answer) and "'Xavier'" in answer.answer and not answer.citations
+    history = mem.answer_options()["history"]
+    assert history.mentions("Maya") and history.mentions("Mayas") and not history.mentions("Xavier")
