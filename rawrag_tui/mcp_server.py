@@ -16,14 +16,21 @@ this module only shapes what comes back. Three rules shape it:
   title it is deleting, so a model cannot delete by a mistyped id.
 
 Errors are tool errors of one line (the same ``UserError`` text the CLI
-prints); nothing else escapes, so a client never sees a traceback.
+prints); nothing else escapes, so a client never sees a traceback. What a
+client sends is bounded before any work: a query past :data:`MAX_QUERY`
+characters, any other text past :data:`MAX_TEXT`, a number SQLite cannot
+hold, or an argument the tool does not take is refused in one line, and a
+result never repeats more than :data:`MAX_ECHO` characters of what was sent.
+Calls run side by side, each on a connection of its own (:mod:`.mcp_pool`).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
+import inspect
 import json
 import threading
 from collections.abc import Callable
@@ -37,6 +44,7 @@ from pydantic import ValidationError
 
 from . import toolkit
 from .errors import UserError
+from .mcp_pool import Connections, HeldMemory
 from .memory import Memory
 from .search.types import Filters
 
@@ -45,6 +53,20 @@ DEFAULT_BUDGET = 4000
 MIN_BUDGET = 500
 #: A text kept whole-or-cut never drops below this many characters when an item is shrunk to fit.
 MIN_TEXT = 200
+#: The longest ``query`` (search) or ``question`` (ask), in characters: a question, not a document.
+MAX_QUERY = 2_000
+#: The longest import ``path``, in characters (Linux's PATH_MAX).
+MAX_PATH = 4_096
+#: The longest of any other text argument (a title, a name, a cursor, a date), in characters.
+MAX_TEXT = 1_000
+#: The most names one list argument (``speaker``) may hold.
+MAX_ITEMS = 50
+#: The most characters of what a client sent that a result or an error repeats.
+MAX_ECHO = 200
+#: What SQLite's integers hold: a larger id or count is refused before it reaches the store.
+MAX_INT = 2**63 - 1
+#: The most characters of one error line.
+MAX_ERROR = 500
 
 INSTRUCTIONS = """\
 rawrag is the user's own chat history (ChatGPT, Claude, Slack, WhatsApp, Telegram, Discord exports), \
@@ -71,16 +93,22 @@ def _args_key(args: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not in a cursor")
+
+
 def _decode_cursor(cursor: str | None, tool: str, args: dict[str, Any]) -> int:
     """The offset a cursor stands for; refused when it came from another call."""
     if not cursor:
         return 0
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        data = json.loads(raw)
-        offset = int(data["o"])
+        data = json.loads(raw, parse_constant=_no_constant)  # no Infinity or NaN
+        offset = data["o"]
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset > MAX_INT:
+            raise ValueError("not an offset")
         same = data["t"] == tool and data["a"] == _args_key(args)
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, OverflowError, RecursionError):
         raise UserError("cursor: not a cursor this server gave out; drop it to start from the first page") from None
     if not same or offset < 0:
         raise UserError("cursor: it belongs to a call with other arguments; repeat that call's arguments, or drop it")
@@ -158,6 +186,11 @@ def _message(m: Any, conversation: str | None = None, conversation_id: int | Non
     return out
 
 
+def _echo(text: str, most: int = MAX_ECHO) -> str:
+    """What a client sent, as a result repeats it: never more than ``most`` characters."""
+    return text if len(text) <= most else text[:most] + f"... [{len(text):,} characters]"
+
+
 def _result(payload: dict[str, Any]) -> CallToolResult:
     """Compact JSON text (what the budget counted) plus the same object as structured content."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -174,7 +207,7 @@ def _one_line(fn: _F) -> _F:
         except ToolError:
             raise
         except UserError as exc:
-            raise ToolError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+            raise ToolError(_echo(str(exc).splitlines()[0], MAX_ERROR) if str(exc) else type(exc).__name__) from None
         except Exception as exc:  # noqa: BLE001 - a bug: still one line for the client, never a traceback
             first = str(exc).splitlines()[0] if str(exc) else ""
             raise ToolError(f"internal error: {type(exc).__name__}: {first}".rstrip(": ")) from None
@@ -183,6 +216,26 @@ def _one_line(fn: _F) -> _F:
 
 
 WRITE_TOOLS = ("import", "delete")
+#: The longest each text argument may be, by name (others: MAX_TEXT).
+TEXT_LIMITS = {"query": MAX_QUERY, "question": MAX_QUERY, "path": MAX_PATH}
+
+
+def check_arguments(name: str, arguments: dict[str, Any], known: tuple[str, ...]) -> str | None:
+    """The one line that refuses ``arguments`` before any work, or None: an argument the tool does
+    not take, a text longer than its limit, too many names, a number SQLite cannot hold."""
+    for key, value in arguments.items():
+        if key not in known:
+            return f"{name}: unknown argument {_echo(str(key), 40)!r}; known: {', '.join(known)}"
+        values = value if isinstance(value, list) else [value]
+        if len(values) > MAX_ITEMS:
+            return f"{name}: {key}: {len(values):,} values; give at most {MAX_ITEMS}"
+        for one in values:
+            most = TEXT_LIMITS.get(key, MAX_TEXT)
+            if isinstance(one, str) and len(one) > most:
+                return f"{name}: {key}: {len(one):,} characters; give at most {most:,}"
+            if isinstance(one, int) and not isinstance(one, bool) and not -MAX_INT <= one <= MAX_INT:
+                return f"{name}: {key}: {_echo(str(one), 30)} is out of range"
+    return None
 
 
 class _Server(MCPServer):
@@ -193,12 +246,24 @@ class _Server(MCPServer):
     def __init__(self, *args: Any, allow_write: bool, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.allow_write = allow_write
+        #: Each tool's argument names, in order: anything else is refused, not ignored.
+        self.arguments: dict[str, tuple[str, ...]] = {}
+
+    async def list_tools(self) -> Any:
+        tools = await super().list_tools()
+        for tool in tools:  # say in the schema what call_tool enforces
+            tool.input_schema["additionalProperties"] = False
+        return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        if name in self.arguments:  # checked here, on the event loop, before any thread or store work
+            refused = check_arguments(name, arguments, self.arguments[name])
+            if refused:
+                raise ToolError(refused)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
-            raise ToolError(self._one_line(name, exc)) from None
+            raise ToolError(_echo(self._one_line(name, exc), MAX_ERROR)) from None
 
     def _one_line(self, name: str, exc: ToolError) -> str:
         cause = exc.__cause__
@@ -220,20 +285,30 @@ class _Server(MCPServer):
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
-def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEFAULT_BUDGET) -> MCPServer:
-    """An MCP server over one open ``memory``; tools run one at a time (one SQLite connection)."""
+def build_server(memory: Memory | Connections, *, allow_write: bool = False, budget: int = DEFAULT_BUDGET,
+                 auth: dict[str, Any] | None = None) -> MCPServer:
+    """An MCP server over one open memory. Each call runs on a worker thread with a connection of
+    its own (``memory``'s siblings, :mod:`.mcp_pool`), so a slow one keeps no other waiting; writes
+    take turns. ``auth``: what :func:`.mcp_access.auth_for` gives, to require a bearer token."""
     budget = max(MIN_BUDGET, budget)
-    lock = threading.Lock()
-    server = _Server("rawrag", instructions=INSTRUCTIONS, log_level="WARNING", allow_write=allow_write)
+    connections = memory if isinstance(memory, Connections) else Connections(memory)
+    writing = threading.Lock()
+    server = _Server("rawrag", instructions=INSTRUCTIONS, log_level="WARNING", allow_write=allow_write,
+                     **(auth or {}))
+    # the tools below say `memory`: the Memory their own call holds
+    memory = cast(Memory, HeldMemory(connections))
 
     def tool(name: str, description: str, annotations: ToolAnnotations = READ_ONLY) -> Callable[[_F], _F]:
         def register(fn: _F) -> _F:
+            writes = name in WRITE_TOOLS
+
             @functools.wraps(fn)
-            def locked(*args: Any, **kwargs: Any) -> Any:
-                with lock:
+            def held(*args: Any, **kwargs: Any) -> Any:
+                with writing if writes else contextlib.nullcontext(), connections.use(first=name == "ask"):
                     return fn(*args, **kwargs)
 
-            server.add_tool(_one_line(locked), name=name, description=description, annotations=annotations)
+            server.add_tool(_one_line(held), name=name, description=description, annotations=annotations)
+            server.arguments[name] = tuple(inspect.signature(fn).parameters)
             return fn
 
         return register
@@ -260,7 +335,7 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
         hits = [{"rank": h.rank, "window_id": h.window_id, "conversation_id": h.conversation_id,
                  "conversation": h.conversation, "scores": {n: round(s, 4) for n, s in h.scores.items()},
                  "messages": [_message(m) for m in h.messages]} for h in result.hits]
-        head: dict[str, Any] = {"query": result.query, "mode": result.mode}
+        head: dict[str, Any] = {"query": _echo(result.query), "mode": result.mode}
         if result.nothing_passes:
             head["summary"] = result.nothing_passes
         if result.notes:
@@ -320,23 +395,28 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
 
     @tool("list_conversations", (
         "List conversations in the user's history, most recent first, with id, title, kind (chat, channel, "
-        "dm, thread), message count and first/last message time. Filter by source_id, by words in the title "
-        "(title_contains), or by activity dates (since/until, YYYY-MM-DD, inclusive: conversations with "
-        "messages in that range). Use an id with get_messages or to narrow search. Paged with cursor when "
-        "'more' is true."))
-    def list_conversations(source_id: int | None = None, title_contains: str | None = None,
-                           since: str | None = None, until: str | None = None,
-                           cursor: str | None = None) -> CallToolResult:
-        args = {"source_id": source_id, "title_contains": title_contains, "since": since, "until": until}
+        "dm, thread), message count and first/last message time. Filter by words in the title "
+        "(title_contains, taken literally) and with the filters search takes: a conversation is listed when "
+        "one of its messages passes them. " + FILTERS_HELP.removesuffix(
+            "; hits then show only the messages that pass.") + ". Use an id with get_messages or to narrow "
+        "search. Paged with cursor when 'more' is true. (since/until and source_id are older names for "
+        "after/before and source.)"))
+    def list_conversations(after: str | None = None, before: str | None = None,
+                           speaker: list[str] | str | None = None, source: str | int | None = None,
+                           conversation: str | int | None = None, kind: Kind | None = None,
+                           title_contains: str | None = None, cursor: str | None = None,
+                           source_id: int | None = None, since: str | None = None,
+                           until: str | None = None) -> CallToolResult:
+        for new, old, name in ((after, since, "after/since"), (before, until, "before/until"),
+                               (source, source_id, "source/source_id")):
+            if new is not None and old is not None:
+                raise UserError(f"{name}: give one of the two names, not both")
+        filters = _filters(after or since, before or until, speaker,
+                           source if source is not None else source_id, conversation, kind)
+        args = {"title_contains": title_contains, **filters.to_json()}
         offset = _decode_cursor(cursor, "list_conversations", args)
-        if source_id is not None and not any(s["id"] == source_id for s in memory.sources()):
-            raise UserError(f"no source with id {source_id}")
-        first, last = _check_day(since, "since"), _check_day(until, "until")
         items = []
-        for c in memory.conversations(source_id, title_contains or None):
-            lo, hi = (c["first_ts"] or "")[:10], (c["last_ts"] or "")[:10]
-            if (first and (not hi or hi < first)) or (last and (not lo or lo > last)):
-                continue
+        for c in memory.conversations(None, title_contains or None, filters=filters or None):
             items.append({"conversation_id": c["id"], "title": c["title"], "kind": c["kind"],
                           "format": c["format"], "messages": c["messages"], "first": c["first_ts"],
                           "last": c["last_ts"]})
@@ -360,6 +440,7 @@ def build_server(memory: Memory, *, allow_write: bool = False, budget: int = DEF
         answer = memory.ask(question, date=day, filters=_filters(after, before, speaker, source, conversation, kind))
         payload = answer.to_json()
         payload.pop("timings", None)
+        payload["question"] = _echo(question)
         citations = payload.pop("citations", [])
         return _result(page(citations, 0, budget, payload, "citations", "ask", {"question": question}))
 
@@ -444,11 +525,33 @@ def _check_day(value: str | None, name: str) -> str | None:
         raise UserError(f"{name}: {value!r} is not a date (YYYY-MM-DD)") from None
 
 
-def serve(memory: Memory, *, http: bool = False, port: int = 8765, allow_write: bool = False,
-          budget: int = DEFAULT_BUDGET) -> None:
-    """Run until the client goes away (stdio) or the process is stopped (HTTP, 127.0.0.1 only)."""
-    server = build_server(memory, allow_write=allow_write, budget=budget)
-    if http:
-        server.run("streamable-http", host="127.0.0.1", port=port)
-    else:
-        server.run("stdio")
+def serve(memory: Memory, *, http: bool = False, port: int = 8765, socket_path: Path | None = None,
+          allow_write: bool = False, budget: int = DEFAULT_BUDGET, announce: Callable[[str], None] = print) -> None:
+    """Run until the client goes away (stdio) or the process is stopped: HTTP on 127.0.0.1 with this
+    home's bearer token, or HTTP on a Unix socket only the owner can open (:mod:`.mcp_access`)."""
+    from . import mcp_access
+
+    connections = Connections(memory)
+    try:
+        if socket_path is not None:
+            from mcp.server.transport_security import TransportSecuritySettings
+
+            sock = mcp_access.private_socket(socket_path)
+            server = build_server(connections, allow_write=allow_write, budget=budget)
+            security = TransportSecuritySettings(allowed_hosts=mcp_access.SOCKET_HOSTS,
+                                                 allowed_origins=mcp_access.LOOPBACK_ORIGINS)
+            announce(f"rawrag MCP server on the Unix socket {socket_path} (0600: only you can connect), "
+                     "at http://localhost/mcp; stop with Ctrl-C.")
+            mcp_access.serve_on(server.streamable_http_app(transport_security=security), sock)
+        elif http:
+            token, _ = mcp_access.home_token(memory.settings.home)
+            sock = mcp_access.loopback_socket(port)
+            server = build_server(connections, allow_write=allow_write, budget=budget,
+                                  auth=mcp_access.auth_for(token, port))
+            announce(mcp_access.client_config(f"http://127.0.0.1:{port}/mcp", token,
+                                              memory.settings.home / mcp_access.TOKEN_FILE))
+            mcp_access.serve_on(server.streamable_http_app(host="127.0.0.1"), sock)
+        else:
+            build_server(connections, allow_write=allow_write, budget=budget).run("stdio")
+    finally:
+        connections.close()

@@ -22,9 +22,10 @@ from .importers.source import ExportSource
 from .index import ingest
 from .index import pending as indexing
 from .index.ingest import ImportReport
+from .models.loaded import LoadedModels
 from .models.protocols import Embedder, EmbedKind, Reader, Reranker
 from .progress import Progress
-from .search.filters import narrow
+from .search.filters import conversations_passing, narrow
 from .search.home import what_is_searchable
 from .search.types import Filters, SearchResult
 from .settings import Settings, default_home, load_settings
@@ -47,9 +48,7 @@ class Memory:
                  reranker: Reranker | None = None):
         self.settings = settings
         self.store = store
-        self._embedder = embedder
-        self._reranker = reranker
-        self._reranker_loaded = reranker is not None
+        self._models = LoadedModels(settings, embedder, reranker)  # a sibling shares its parent's
         self._reader: Reader | None = None
         self._reader_gpu_layers: str | int | None = None
         self._auto_depth: int | None = None
@@ -105,20 +104,18 @@ class Memory:
 
     @property
     def embedder(self) -> Embedder:
-        if self._embedder is None:
-            from .models import load_embedder
-
-            self._embedder = load_embedder(self.settings)
-        return self._embedder
+        return self._models.embedder
 
     @property
     def reranker(self) -> Reranker | None:
-        if not self._reranker_loaded:
-            from .models import load_reranker
+        return self._models.reranker
 
-            self._reranker = load_reranker(self.settings)
-            self._reranker_loaded = True
-        return self._reranker
+    def sibling(self) -> Memory:
+        """Another connection to this home, for a call beside this one's (a connection serves one call at
+        a time), using this memory's models (each loaded once). Its reader is its own: ask the parent."""
+        twin = Memory.open(settings=self.settings)
+        twin._models = self._models
+        return twin
 
     def _remember_fingerprint(self) -> None:
         key = f"fingerprint:{self.settings.models.profile}"
@@ -275,8 +272,11 @@ class Memory:
     def sources(self) -> list[dict]:
         return self.store.sources()
 
-    def conversations(self, source_id: int | None = None, text_filter: str | None = None) -> list[dict]:
-        return self.store.conversations(source_id, text_filter)
+    def conversations(self, source_id: int | None = None, text_filter: str | None = None,
+                      filters: Filters | None = None) -> list[dict]:
+        """With ``filters``: the conversations holding a message that passes them, as search reads them."""
+        keep = conversations_passing(self.store, narrow(self.store, filters)) if filters else None
+        return [c for c in self.store.conversations(source_id, text_filter) if keep is None or c["id"] in keep]
 
     def conversation(self, conversation_id: int) -> dict | None:
         return self.store.conversation(conversation_id)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "rawrag_tui"
-FACES = ("commands", "tui", "eval", "mcp_server.py", "mcp")
+FACES = ("commands", "tui", "eval", "mcp_server.py", "mcp_pool.py", "mcp_access.py", "mcp")
 #: The layers below the facade: the store, the model runtimes, the importers, and the index, search
 #: and answer packages (of which only the result types in ALLOWED are public).
 FORBIDDEN = ("storage", "models", "importers", "index", "search", "answer")

@@ -22,7 +22,9 @@ import pytest
 from .conftest import LOCOMO, REPO
 
 mcp = pytest.importorskip("mcp")
+import httpx2  # noqa: E402  (the SDK's HTTP client)
 from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 from rawrag_tui import toolkit  # noqa: E402
 
@@ -253,8 +255,12 @@ def test_http_on_loopback_only(store_home):
         if Path("/proc/net/tcp").exists():
             assert _listening_addresses(port) == {"127.0.0.1"}
 
+        token = (store_home / "mcp-token").read_text().strip()  # made by the server on its first start
+
         async def session() -> None:
-            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"},
+                                          timeout=httpx2.Timeout(30, read=300)) as http, \
+                    Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client:
                 await _read_only_session(client)
 
         asyncio.run(session())

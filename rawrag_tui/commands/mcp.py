@@ -1,9 +1,10 @@
-"""`rawrag mcp`: serve this home's memory to MCP clients (stdio, or HTTP on 127.0.0.1)."""
+"""`rawrag mcp`: serve this home's memory to MCP clients (stdio, HTTP on 127.0.0.1 with a token, or a Unix socket)."""
 
 from __future__ import annotations
 
 import argparse
 import socket
+from pathlib import Path
 
 from ..errors import UserError
 from .common import add_common, open_memory
@@ -13,10 +14,16 @@ def register(sub) -> None:
     p = sub.add_parser(
         "mcp", help="serve your history to MCP clients (Claude, Cursor, VS Code...); read-only by default",
         description="Serve this home's memory over the Model Context Protocol: stdio by default (the client "
-                    "starts `rawrag mcp`), or streamable HTTP on 127.0.0.1 with --http.",
+                    "starts `rawrag mcp`), streamable HTTP on 127.0.0.1 with --http (every request needs this "
+                    "home's token, printed with the client settings), or HTTP on a Unix socket with --socket.",
     )
     add_common(p, json_flag=False)
-    p.add_argument("--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 (path /mcp)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--http", action="store_true",
+                       help="serve streamable HTTP on 127.0.0.1 (path /mcp), for this home's token only")
+    where.add_argument("--socket", nargs="?", const="", default=None, metavar="PATH",
+                       help="serve streamable HTTP on a Unix socket only you can open (default: mcp.sock "
+                            "in the home)")
     p.add_argument("--port", type=int, default=8765, help="the HTTP port (default 8765)")
     p.add_argument("--allow-write", action="store_true",
                    help="add the import and delete tools (default: read-only)")
@@ -41,7 +48,13 @@ def run(args: argparse.Namespace) -> int:
     if args.http:
         _check_port(args.port)
     with open_memory(args) as mem:
-        serve(mem, http=args.http, port=args.port, allow_write=args.allow_write, budget=budget)
+        socket_path = None
+        if args.socket is not None:
+            from ..mcp_access import SOCKET_FILE
+
+            socket_path = Path(args.socket).expanduser().absolute() if args.socket else mem.settings.home / SOCKET_FILE
+        serve(mem, http=args.http, port=args.port, socket_path=socket_path, allow_write=args.allow_write,
+              budget=budget, announce=lambda text: print(text, flush=True))
     return 0
 
 

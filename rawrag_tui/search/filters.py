@@ -207,3 +207,11 @@ def narrow(store: Store, filters: Filters, today: date | None = None) -> Scope:
         matched_args += names
         described.append("speaker " + ", ".join(sorted(set(names))))
     return Scope(filters, (where, args), (matched, matched_args), described=described)
+
+
+def conversations_passing(store: Store, scope: Scope) -> set[int]:
+    """The conversations holding a message that ``scope`` matches (its speakers included): what a
+    listing of conversations keeps for the filters a search takes."""
+    where, args = scope.matched
+    rows = store.conn.cursor().execute(f"SELECT DISTINCT m.conversation_id FROM messages m WHERE {where}", args)
+    return {row[0] for row in rows}

@@ -784,9 +784,9 @@ class Store:
         if source_id is not None:
             where.append("c.id IN (SELECT conversation_id FROM messages WHERE source_id = ?)")
             args.append(source_id)
-        if text_filter:
-            where.append("c.title LIKE ?")
-            args.append(f"%{text_filter}%")
+        if text_filter:  # the words as typed: % and _ are letters here, not LIKE's wildcards
+            where.append("c.title LIKE ? ESCAPE '\\'")
+            args.append("%" + text_filter.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
         clause = ("WHERE " + " AND ".join(where)) if where else ""
         return self._dicts(
             "SELECT c.id, c.source_id, c.format, c.external_id, c.title, c.kind,"
