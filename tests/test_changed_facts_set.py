@@ -1,20 +1,23 @@
-"""The changed-facts set, ``bench/data/changed-facts.json``: LoCoMo-format chats in which facts change.
+"""The changed-facts sets, ``bench/data/changed-facts{,-zh,-ja,-de}.json``: chats in which facts change.
 
-Every question's right answer is the latest state of a fact that changed (a move, a date moved twice,
-a new job, a cancelled plan, a new phone number or email, a changed preference, a renamed or new pet,
-a relationship change), so a reader that takes the first mention answers wrongly.
+English, Chinese, Japanese and German chats in LoCoMo's format. Every question is about a fact that changed
+(a move, a date moved twice, a new job, a cancelled plan, a new phone number or e-mail, a changed preference,
+a renamed or new pet, a relationship), asked either about now (the right answer is the latest state, so a
+reader that takes the first mention answers wrongly) or about the past ("before she moved": the right answer
+is the stale state, so a reader that always takes the latest answers wrongly).
 
-Each sample carries ``changed_facts_notes``, which the importer and the loader ignore: one note per
-question, with ``q`` its index in the sample's ``qa`` (the question id is ``sample_id#q``), ``kind``
-of change, ``cue`` (whether the latest statement says it changed, with a word such as "moved", "now"
-or "instead"), ``stale`` the superseded value a first-mention reader gives and ``stale_evidence``
-the message(s) stating it, and, for facts that changed twice, ``intermediate`` and
-``intermediate_evidence``.
+Each sample carries ``changed_facts_notes``, which the importer and the loader ignore: one note per question,
+with ``q`` its index in the sample's ``qa``, ``kind`` of change, ``asks_past``, ``latest`` (the value true now)
+and ``latest_evidence``, ``stale`` (the superseded value) and ``stale_evidence``, for facts that changed twice
+``intermediate`` and ``intermediate_evidence``, ``also`` (other forms of a value), and ``cue``: whether the
+latest statement says it changed with a word such as "moved", "now", "instead" (搬, 取消; 引っ越し, 中止;
+umgezogen, abgesagt). ``unanswerable`` lists questions about a person or thing the chat never mentions.
+The scorer (``bench/changed_facts_score.py``) is tested here too: it decides what "right" means.
 """
 
 from __future__ import annotations
 
-import json
+import importlib.util
 import re
 from collections import Counter
 from pathlib import Path
@@ -24,39 +27,69 @@ import pytest
 from rawrag_tui.eval import locomo
 from rawrag_tui.importers.locomo import parse_session_date
 
-PATH = Path(__file__).resolve().parent.parent / "bench" / "data" / "changed-facts.json"
-KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "pet", "relationship"}
-CUE = re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
-                 r"any ?more|switch\w*|cancel\w*|called off|pushed back)\b", re.IGNORECASE)
-SAMPLES = json.loads(PATH.read_text(encoding="utf-8"))
-MESSAGES = 296  # turns in the file; update with the set
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+_spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "changed_facts_score.py")
+score = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(score)
+
+LANGS = ("en", "zh", "ja", "de")
+KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
+CUE = {
+    "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
+                     r"any ?more|switch\w*|cancel\w*|called off|pushed back)\b", re.IGNORECASE),
+    "zh": re.compile(r"搬|换|改|取消|推迟|延期|提前|不再|现在|已经|辞职|跳槽|分手|退赛"),
+    "ja": re.compile(r"引っ越|変更|変え|変わ|延期|中止|キャンセル|転職|辞め|別れ|今は|もう|やめ|ずれ"),
+    "de": re.compile(r"umgezogen|umziehen|umzug|gezogen|verschoben|verschieben|verlegt|abgesagt|absagen|"
+                     r"storniert|jetzt|nicht mehr|stattdessen|gewechselt|wechsel|gekündigt|getrennt", re.IGNORECASE),
+}
+SETS = {lang: score.load(lang) for lang in LANGS}
+MESSAGES = {"en": 296, "zh": 92, "ja": 68, "de": 61}  # turns per file; update with the sets
 
 
 def turns(sample: dict) -> dict[str, tuple]:
-    """dia_id -> (session date, text) for every turn of a sample, in file order."""
+    """dia_id -> ((session date, position), text) for every turn of a sample, in file order."""
     conv = sample["conversation"]
     out = {}
     for key, value in conv.items():
         if re.fullmatch(r"session_\d+", key):
             when = parse_session_date(conv[f"{key}_date_time"])
             for turn in value:
-                out[turn["dia_id"]] = (when, turn["text"])
+                out[turn["dia_id"]] = ((when, len(out)), turn["text"])
     return out
 
 
 def noted_questions():
-    for sample in SAMPLES:
-        notes = {n["q"]: n for n in sample["changed_facts_notes"]}
-        for index, qa in enumerate(sample["qa"]):
-            yield pytest.param(sample, qa, notes[index], id=f"{sample['sample_id']}#{index}")
+    for lang, samples in SETS.items():
+        for sample in samples:
+            notes = {n["q"]: n for n in sample["changed_facts_notes"]}
+            for index, qa in enumerate(sample["qa"]):
+                yield pytest.param(lang, sample, qa, notes[index], id=f"{sample['sample_id']}#{index}")
 
 
-def test_the_repository_loader_reads_every_question_with_its_evidence():
-    haystacks = locomo.load(PATH)
+def all_notes(lang=None):
+    return [n for code, samples in SETS.items() if lang in (None, code)
+            for s in samples for n in s["changed_facts_notes"]]
+
+
+def test_the_sets_are_big_enough_and_a_third_asks_about_the_past():
+    notes = all_notes()
+    assert len(notes) >= 80
+    assert sum(n["asks_past"] for n in notes) * 3 >= len(notes)
+    for lang in LANGS:
+        mine = all_notes(lang)
+        assert len(mine) >= 15, lang
+        assert sum(n["asks_past"] for n in mine) >= 5, lang
+        unanswerable = [u for s in SETS[lang] for u in s.get("unanswerable", [])]
+        assert 2 <= len(unanswerable) <= 4, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_repository_loader_reads_every_question_with_its_evidence(lang):
+    path = score.data_path(lang)
+    haystacks = locomo.load(path)
     questions = [q for h in haystacks for q in h.questions]
-    assert len(haystacks) == len(SAMPLES) >= 3
-    assert len(questions) == sum(len(s["qa"]) for s in SAMPLES) >= 24  # every question is scored (1-4)
-    assert {q.category for q in questions} == {1, 2, 4}
+    assert len(haystacks) == len(SETS[lang]) >= 2
+    assert len(questions) == sum(len(s["qa"]) for s in SETS[lang])  # every question is scored (1-4)
     for h in haystacks:
         for q in h.questions:
             assert q.gold[locomo.LEVEL] and q.gold[locomo.LEVEL] <= h.message_ids, q.id
@@ -64,62 +97,144 @@ def test_the_repository_loader_reads_every_question_with_its_evidence():
     assert locomo.notes(haystacks) == []  # no unparseable or dangling evidence
 
 
-def test_notes_cover_every_question_and_every_kind_of_change():
-    notes = [n for s in SAMPLES for n in s["changed_facts_notes"]]
-    for sample in SAMPLES:
+@pytest.mark.parametrize("lang", LANGS)
+def test_notes_cover_every_question_and_the_kinds_of_change(lang):
+    notes = all_notes(lang)
+    for sample in SETS[lang]:
         assert sorted(n["q"] for n in sample["changed_facts_notes"]) == list(range(len(sample["qa"])))
+        if lang != "en":
+            assert sample["language"] == lang
     kinds = Counter(n["kind"] for n in notes)
-    assert set(kinds) == KINDS
-    assert kinds["move"] >= 2 and kinds["date moved twice"] >= 2 and kinds["cancelled"] >= 2
-    assert any(n["kind"] == "move" and "intermediate" in n for n in notes)  # someone moved twice
-    cued = Counter(n["cue"] for n in notes)
-    assert cued[True] >= 8 and cued[False] >= 8  # no single keyword heuristic gets them all
-    for sample in SAMPLES:
-        for n, qa in zip(sorted(sample["changed_facts_notes"], key=lambda n: n["q"]), sample["qa"]):
-            if n["kind"] == "cancelled":
-                assert qa["answer"] == "cancelled"
-            if n["kind"] == "date moved twice":
-                assert "intermediate" in n and re.fullmatch(r"\d{1,2} [A-Z][a-z]+ 20\d\d", qa["answer"])
+    assert set(kinds) <= KINDS | {"pet"}
+    assert {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"} <= set(kinds)
+    now = [n for n in notes if not n["asks_past"]]
+    cued = Counter(n["cue"] for n in now)
+    assert cued[True] >= 3 and cued[False] >= 3  # no single change word finds them all
 
 
-@pytest.mark.parametrize("sample, qa, note", noted_questions())
-def test_the_latest_statement_comes_after_the_stale_one(sample, qa, note):
+@pytest.mark.parametrize("lang, sample, qa, note", noted_questions())
+def test_the_latest_statement_comes_after_the_stale_one(lang, sample, qa, note):
     said = turns(sample)
-    stale, answer = note["stale"].casefold(), qa["answer"].casefold()
-    assert stale not in answer and answer not in stale
+    for dia in qa["evidence"] + note["latest_evidence"] + note["stale_evidence"]:
+        assert dia in said, dia
+    if note["asks_past"]:
+        assert score.says(qa["answer"], note["stale"]) and not score.says(qa["answer"], note["latest"])
+        assert set(note["stale_evidence"]) <= set(qa["evidence"])
+    else:
+        assert note["latest"] == "cancelled" or score.says(qa["answer"], note["latest"])
+        assert not score.says(qa["answer"], note["stale"])
     for dia in note["stale_evidence"]:
-        assert stale in said[dia][1].casefold(), dia
-    # A first-mention reader finds the stale value before any evidence message.
-    first = next(d for d, (_, text) in said.items() if stale in text.casefold())
-    evidence_dates = [said[d][0] for d in qa["evidence"]]
-    assert said[first][0] < min(evidence_dates)
+        assert score.says(said[dia][1], note["stale"]), dia
+    if note["latest"] != "cancelled":
+        assert any(score.says(said[dia][1], note["latest"]) for dia in note["latest_evidence"])
+        assert not score.says(note["latest"], note["stale"]) and not score.says(note["stale"], note["latest"])
+    # A first-mention reader finds the stale value before the latest statement.
+    first = next(d for d, (_, text) in said.items() if score.says(text, note["stale"]))
+    latest_at = min(said[d][0] for d in note["latest_evidence"])
+    assert said[first][0] < latest_at
     before = max(said[d][0] for d in note["stale_evidence"])
     if "intermediate" in note:
-        middle = note["intermediate"].casefold()
-        assert middle not in answer
         for dia in note["intermediate_evidence"]:
-            assert middle in said[dia][1].casefold(), dia
+            assert score.says(said[dia][1], note["intermediate"]), dia
         assert before < min(said[d][0] for d in note["intermediate_evidence"])
         before = max(said[d][0] for d in note["intermediate_evidence"])
-    assert before < min(evidence_dates)
+    assert before < latest_at
 
 
-@pytest.mark.parametrize("sample, qa, note", noted_questions())
-def test_cue_words_are_where_the_notes_say(sample, qa, note):
+@pytest.mark.parametrize("lang, sample, qa, note", noted_questions())
+def test_cue_words_are_where_the_notes_say(lang, sample, qa, note):
     said = turns(sample)
-    cued = [d for d in qa["evidence"] if CUE.search(said[d][1])]
-    assert bool(cued) == note["cue"], [said[d][1] for d in qa["evidence"]]
+    cued = [d for d in note["latest_evidence"] if CUE[lang].search(said[d][1])]
+    assert bool(cued) == note["cue"], [said[d][1] for d in note["latest_evidence"]]
 
 
-def test_the_set_imports_into_a_store(open_memory):
+@pytest.mark.parametrize("lang", LANGS)
+def test_unanswerable_questions_ask_about_what_the_chat_never_mentions(lang):
+    for sample in SETS[lang]:
+        text = " ".join(t for _, t in turns(sample).values())
+        for u in sample.get("unanswerable", []):
+            assert not score.says(text, u["absent"]), (sample["sample_id"], u["absent"])
+            assert u["absent"].casefold() in u["question"].casefold()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_set_imports_into_a_store(open_memory, lang):
+    samples = SETS[lang]
     mem = open_memory()
-    report = mem.import_path(PATH, "locomo", embed=False)  # embedding adds seconds and checks nothing here
-    assert (report.conversations, report.messages_added, report.skipped) == (len(SAMPLES), MESSAGES, {})
-    assert sum(len(turns(s)) for s in SAMPLES) == MESSAGES
-    assert mem.store.counts()["messages"] == MESSAGES
-    for sample in SAMPLES:
+    report = mem.import_path(score.data_path(lang), "locomo", embed=False)  # embedding checks nothing here
+    assert (report.conversations, report.messages_added, report.skipped) == (len(samples), MESSAGES[lang], {})
+    assert sum(len(turns(s)) for s in samples) == MESSAGES[lang]
+    for sample in samples:
         conversation = mem.store.conversation_id("locomo", sample["sample_id"])
         stored = {m["external_id"]: m for m in mem.messages(conversation)}
         assert set(stored) == set(turns(sample))
-        for qa, note in zip(sample["qa"], sorted(sample["changed_facts_notes"], key=lambda n: n["q"])):
-            assert max(stored[d]["ts"] for d in note["stale_evidence"]) < min(stored[d]["ts"] for d in qa["evidence"])
+        for note in sample["changed_facts_notes"]:
+            assert max(stored[d]["ts"] for d in note["stale_evidence"]) < min(
+                stored[d]["ts"] for d in note["latest_evidence"])
+
+
+# -- the scorer --------------------------------------------------------------
+
+@pytest.mark.parametrize("text, value", [
+    ("面试改到６月３号了", "6月3日"),            # full-width digits, 号 for 日
+    ("The interview is on June 3rd, 2025.", "6月3日"),
+    ("am 3. Juni", "6月3日"),
+    ("2025-06-03", "3 June"),
+    ("080 5791 3468", "080-5791-3468"),          # a phone number however it is split
+    ("call 015198765432", "0151 9876 5432"),
+    ("杭 州", "杭州"),                            # CJK as characters, spaces ignored
+    ("bei der Deutschen Bahn", "Bahn"),
+    ("ＳＯＮＹ", "Sony"),
+])
+def test_values_are_found_however_they_are_written(text, value):
+    assert score.says(text, value)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Hamburger Hafen", "Hamburg"),              # Latin values are whole words
+    ("kenta.nakamura@gmail.com", "kenta.n@docomo.ne.jp"),
+    ("5月20日", "5月2日"),
+    ("07700 900461", "07700 900123"),
+])
+def test_a_different_value_is_not_found(text, value):
+    assert not score.says(text, value)
+
+
+def _note(lang, question):
+    return next(n for _s, qa, n in score.questions(lang) if qa["question"] == question)
+
+
+def test_verdicts_for_now_past_cancelled_and_unanswerable_questions():
+    now = _note("zh", "陈浩的签证面试是哪天？")
+    assert score.verdict("6月3日", now) == "right"
+    assert score.verdict("5月8日", now) == "wrong state"
+    assert score.verdict("5月20日", now) == "wrong state"      # the intermediate date is wrong too
+    assert score.verdict("从5月8日改到了6月3日", now) == "both"
+    assert score.verdict("Not in your history.", now, lambda a: a.startswith("Not in")) == "abstained"
+    assert score.verdict("没有提到", now) == "abstained"
+    assert score.verdict("领事馆", now) == "other"
+    past = _note("ja", "美咲は福岡に引っ越す前、どこに住んでいましたか？")
+    assert score.verdict("大阪", past) == "right" and score.verdict("Osaka", past) == "right"
+    assert score.verdict("福岡", past) == "wrong state"
+    cancelled = _note("de", "Wann fahren Lena und Jonas an den Gardasee?")
+    assert score.verdict("Die Reise wurde abgesagt.", cancelled) == "right"
+    assert score.verdict("Am 2. August", cancelled) == "wrong state"
+    assert score.verdict("It was cancelled.", cancelled) == "right"
+    assert score.verdict("Biscuit", None) == "other"
+    assert score.verdict("Nicht in deinem Verlauf.", None) == "abstained"
+
+
+def test_saved_answers_are_rescored_and_summarised():
+    rows = [
+        {"lang": "de", "store": "plain", "reader": "r", "question": "In welcher Stadt wohnt Lena?",
+         "kind": "move", "asks_past": False, "answer": "Köln", "seconds": 2.0},
+        {"lang": "de", "store": "plain", "reader": "r", "question": "Wo hat Lena gewohnt, bevor sie nach Hamburg "
+         "gezogen ist?", "kind": "move", "asks_past": True, "answer": "In Köln (Ehrenfeld).", "seconds": 4.0},
+        {"lang": "de", "store": "plain", "reader": "r", "question": "Wie heißt Lenas Bruder?",
+         "kind": "unanswerable", "asks_past": False, "answer": "Not in your history.", "reader_abstained": True,
+         "seconds": 3.0},
+    ]
+    s = score.summarise(score.rescore(rows))
+    assert (s["now"], s["now_right"], s["now_stale"], s["past"], s["past_right"]) == (1, 0, 1, 1, 1)
+    assert (s["unanswerable"], s["unanswerable_abstained"], s["false_abstention"], s["seconds"]) == (1, 1, 0.0, 3.0)
+    assert "| German | plain | r | 0 of 1 | 1 of 1 | 1 |" in score.table_row("de", "plain", "r", s)

@@ -1,0 +1,196 @@
+"""Changed facts in four languages: does the answer hold the state that is true now (or, asked, the past one)?
+
+Asks every question of the changed-facts sets (``bench/data/changed-facts.json``,
+English; ``changed-facts-{zh,ja,de}.json``, Chinese, Japanese, German; see
+``bench/_make_changed_facts.py``) through rawrag's public facade
+(``Memory.import_path`` then ``Memory.ask``, as a user's question goes), dated
+the day of its chat's last session, and scores each answer with
+``changed_facts_score.py``: right, the wrong state (the stale value for a
+question about now, the latest for one about the past), abstained, other.
+The unanswerable questions (a person or thing the chat never mentions) count
+apart: saying "not in your history" is right for them; for the answerable
+ones it is a false abstention.
+
+Two stores:
+
+- ``plain``: one fresh home per language holding only that language's chats;
+- ``haystack`` (``--haystack``): one home holding every chosen language's
+  chats among long unrelated conversations (LoCoMo's conv-26, 419 messages
+  from ``shared/data``, and the Chinese and Japanese chats of
+  ``bench/data/cjk-chats.json``).
+
+Readers: the profile's (``bundled`` unless ``--profile``), or a GGUF file
+(``--reader-gguf PATH``, as ``[models] reader_model``).
+
+    python bench/changed_facts.py --out /tmp/cf.jsonl
+    python bench/changed_facts.py --lang zh,ja --profile multilingual
+    python bench/changed_facts.py --haystack --reader-gguf qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+    python bench/changed_facts_score.py /tmp/cf.jsonl        # re-score saved answers
+
+Prints one markdown row per language. Seconds per question are wall-clock
+for the whole ask (search, evidence, reading), the reader's loading left
+out; the load average is printed beside them because on a shared machine
+they move with the neighbours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Appended, not prepended: PYTHONPATH can point the run at another checkout of
+# rawrag (a "before" worktree) while the data and the scorer stay these.
+sys.path.append(str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from changed_facts_score import (  # noqa: E402
+    LANGUAGES,
+    TABLE_HEAD,
+    data_path,
+    questions,
+    summarise,
+    table_row,
+    verdict,
+)
+
+HAYSTACK = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json"]
+CJK_CHATS = ROOT / "bench/data/cjk-chats.json"
+
+
+def session_day(text: str) -> dt.date:
+    return dt.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").date()
+
+
+def asked_on(sample: dict) -> dt.date:
+    conv = sample["conversation"]
+    return max(session_day(v) for k, v in conv.items() if re.fullmatch(r"session_\d+_date_time", k))
+
+
+def spread(items: list, n: int) -> list:
+    """``n`` of ``items`` spread evenly over the list (all when ``n`` is 0 or
+    more): a short run still asks about now and the past, each chat, and
+    the unanswerable questions at the end."""
+    if not n or n >= len(items):
+        return items
+    return [items[round(i * (len(items) - 1) / max(n - 1, 1))] for i in range(n)]
+
+
+def haystack_files() -> list[Path]:
+    locomo = next((p for p in HAYSTACK if p.exists()), None)
+    if locomo is None:
+        raise SystemExit("no haystack: shared/data/locomo-conv-26.json not found")
+    return [locomo, CJK_CHATS]
+
+
+def open_home(home: Path, args):
+    from rawrag_tui.memory import Memory
+
+    models = {"profile": args.profile, "reader_model": str(args.reader_gguf) if args.reader_gguf else None}
+    return Memory.open(home, models=models)
+
+
+def ask_all(mem, langs: list[str], store: str, reader: str, out, limit: int) -> list[dict]:
+    from rawrag_tui.answer.prompts import is_abstention
+
+    rows = []
+    started = time.perf_counter()
+    mem.reader()  # loaded once, before the clock runs for the first question
+    print(f"# reader loaded in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    for lang in langs:
+        asked = spread([(s, qa, n) for s, qa, n in questions(lang)], limit)
+        for i, (sample, qa, note) in enumerate(asked, 1):
+            t0 = time.perf_counter()
+            row = {"lang": lang, "store": store, "reader": reader, "sample_id": sample["sample_id"],
+                   "question": qa["question"], "kind": note["kind"] if note else "unanswerable",
+                   "asks_past": bool(note and note["asks_past"]),
+                   "expected": (note["stale"] if note["asks_past"] else note["latest"]) if note else "not in history"}
+            try:
+                ans = mem.ask(qa["question"], date=asked_on(sample))
+            except Exception as exc:  # noqa: BLE001 (a crashed question is a row, the run goes on)
+                row.update(answer="", verdict="error", error=f"{type(exc).__name__}: {exc}",
+                           seconds=time.perf_counter() - t0)
+            else:
+                timings = getattr(ans, "timings", {}) or {}
+                flagged = is_abstention(ans.answer)
+                row.update(
+                    answer=ans.answer, reader_abstained=flagged,
+                    verdict=verdict(ans.answer, note, lambda _a, f=flagged: f),
+                    reader_said=getattr(ans, "reader_said", ""), correction=getattr(ans, "correction", ""),
+                    unsupported=bool(getattr(ans, "unsupported", False)),
+                    citations=[c.external_id for c in getattr(ans, "citations", [])],
+                    seconds=time.perf_counter() - t0 - timings.get("load", 0.0),
+                    read_s=timings.get("read", 0.0), load1=os.getloadavg()[0])
+            rows.append(row)
+            if out:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                out.flush()
+            print(f"{lang} {i:3d} {row['verdict']:<11} {row['seconds']:5.1f}s {qa['question'][:50]!r} -> "
+                  f"{row['answer'][:60]!r}", file=sys.stderr)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lang", default="en,zh,ja,de", help="comma-separated: en, zh, ja, de")
+    ap.add_argument("--haystack", action="store_true", help="one store with long unrelated conversations added")
+    ap.add_argument("--profile", default=None, help="model profile (default: the home's, bundled)")
+    ap.add_argument("--reader-gguf", type=Path, help="a GGUF reader file ([models] reader_model)")
+    ap.add_argument("--label", help="the reader's name in the table (default: from the options)")
+    ap.add_argument("--limit", type=int, default=0,
+                    help="ask only N questions of each language, spread evenly over its set (a run on a busy machine)")
+    ap.add_argument("--out", type=Path,
+                    help="append every answer as JSON lines here (re-score with changed_facts_score.py)")
+    args = ap.parse_args(argv)
+    langs = [x.strip() for x in args.lang.split(",") if x.strip()]
+    unknown = [x for x in langs if x not in LANGUAGES]
+    if unknown:
+        ap.error(f"unknown language(s) {', '.join(unknown)}: choose from {', '.join(LANGUAGES)}")
+    if args.reader_gguf and not args.reader_gguf.is_file():
+        ap.error(f"{args.reader_gguf}: no such GGUF file")
+    import rawrag_tui
+
+    # A stopped run closes its reader process (the finally blocks below) rather than leaving it behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    store = "haystack" if args.haystack else "plain"
+    reader = args.label or (args.reader_gguf.name if args.reader_gguf else (args.profile or "bundled"))
+    print(f"# rawrag from {Path(rawrag_tui.__file__).parent}; store {store}; reader {reader}; "
+          f"load average {os.getloadavg()[0]:.2f} at {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
+          file=sys.stderr)
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed below)
+    rows: list[dict] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="rawrag-changed-facts-") as tmp:
+            homes = [("all", langs)] if args.haystack else [(lang, [lang]) for lang in langs]
+            for name, chosen in homes:
+                mem = open_home(Path(tmp) / name, args)
+                try:
+                    started = time.perf_counter()
+                    files = [data_path(lang) for lang in chosen] + (haystack_files() if args.haystack else [])
+                    for path in files:
+                        mem.import_path(path, fmt="locomo")
+                    print(f"# {name}: imported {len(files)} file(s), {mem.counts().get('messages', '?')} messages "
+                          f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+                    rows += ask_all(mem, chosen, store, reader, out, args.limit)
+                finally:
+                    mem.close()
+    finally:
+        if out:
+            out.close()
+    print(f"\nChanged facts, {store} store, reader {reader}; load average after: {os.getloadavg()[0]:.2f}\n")
+    print(TABLE_HEAD)
+    for lang in langs:
+        print(table_row(lang, store, reader, summarise([r for r in rows if r["lang"] == lang])))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
