@@ -146,14 +146,22 @@ def loopback_socket(port: int) -> socket.socket:
 
 
 def serve_on(app: Any, sock: socket.socket) -> None:
-    """Serve the ASGI ``app`` on ``sock`` until Ctrl-C or SIGTERM (uvicorn, as the SDK's own runner)."""
+    """Serve the ASGI ``app`` on ``sock`` until Ctrl-C or SIGTERM (uvicorn, as the SDK's own runner);
+    a Unix socket's file is removed once the server has shut down (before uvicorn re-raises the signal)."""
     import uvicorn
 
     path = sock.getsockname() if sock.family == socket.AF_UNIX else None
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            try:
+                await super().shutdown(sockets)
+            finally:
+                if path:
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+
     try:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     finally:
         sock.close()
-        if path:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
