@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..models.protocols import Embedder, Reranker
 from ..settings import RetrievalSettings
 from ..storage.store import Store
+from ..storage.vector_matrix import DensePlan
 from .filters import Scope
 from .types import EvidenceMessage, Hit, SearchResult
 
@@ -40,6 +44,36 @@ def rrf(channels: dict[str, list[tuple[int, float]]], k: int) -> list[Candidate]
     return sorted(merged.values(), key=lambda c: (-c.scores["fused"], c.window_id))
 
 
+class Meaning:
+    """The dense channel's work that reads no SQL: embed the query, then, with a matrix plan,
+    the product that finds the nearest vectors (:meth:`Store.dense_plan`)."""
+
+    def __init__(self, embedder: Embedder, query: str, plan: DensePlan | None):
+        self.embedder, self.query, self.plan = embedder, query, plan
+        self.vector: np.ndarray = np.zeros(0, dtype=np.float32)
+        self.found: tuple[np.ndarray, np.ndarray] | None = None
+        self.timings: dict[str, float] = {}
+
+    def __call__(self) -> None:
+        t = time.perf_counter()
+        self.vector = self.embedder.embed([self.query], kind="query")[0]
+        self.timings["embed_query"] = time.perf_counter() - t
+        if self.plan is not None:
+            t = time.perf_counter()
+            self.found = self.plan.nearest(self.vector)
+            self.timings["dense"] = time.perf_counter() - t
+
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _meaning_thread() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rawrag-meaning")
+    return _POOL
+
+
 def search(
     store: Store,
     query: str,
@@ -63,21 +97,36 @@ def search(
     timings: dict[str, float] = {}
     channels: dict[str, list[tuple[int, float]]] = {}
 
+    meaning: Meaning | None = None
     if mode in ("dense", "hybrid") and embedder is not None:
         space = store.space_id(embedder.fingerprint)
-        t = time.perf_counter()
-        qvec = embedder.embed([query], kind="query")[0]
-        timings["embed_query"] = time.perf_counter() - t
-        t = time.perf_counter()
-        hits = (store.dense_search(space, qvec, n, settings.exact_below, settings.oversample,
-                                   None if scope is None else scope.windows, settings.vector_cache_mb << 20)
-                if space is not None else [])
-        channels["dense"] = [(wid, 1.0 - dist) for wid, dist in hits]  # cosine similarity
-        timings["dense"] = time.perf_counter() - t
+        plan = (store.dense_plan(space, embedder.dims, n, None if scope is None else scope.windows,
+                                 settings.vector_cache_mb << 20, settings.oversample)
+                if space is not None else None)
+        meaning = Meaning(embedder, query, plan)
+        # Hybrid: the query's embedding and the matrix product (neither reads SQL, both
+        # release the GIL) run beside the lexical channel's SQL on this thread.
+        running = _meaning_thread().submit(meaning) if mode == "hybrid" else None
+        if running is None:
+            meaning()
     if mode in ("lexical", "hybrid"):
         t = time.perf_counter()
         channels["lexical"] = store.lexical_search(query, n, settings.common_word_share, scope is not None)
         timings["lexical"] = time.perf_counter() - t
+    if meaning is not None:
+        if running is not None:
+            running.result()
+        timings.update(meaning.timings)
+        t = time.perf_counter()
+        if meaning.plan is not None and meaning.found is not None:
+            hits = store.dense_windows(meaning.plan, meaning.vector, meaning.found)
+        elif space is not None:  # the space is too large to hold in memory: the SQL paths
+            hits = store.dense_search(space, meaning.vector, n, settings.exact_below, settings.oversample,
+                                      None if scope is None else scope.windows)
+        else:
+            hits = []
+        channels["dense"] = [(wid, 1.0 - dist) for wid, dist in hits]  # cosine similarity
+        timings["dense"] = timings.get("dense", 0.0) + time.perf_counter() - t
     words_found = bool(channels["lexical"]) if "lexical" in channels else None
     if words_found is False and "dense" in channels:
         # No message holds the words: the dense channel's nearest neighbours

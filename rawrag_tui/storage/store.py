@@ -23,7 +23,7 @@ from . import cjk, migrations
 from .db import BUSY_TIMEOUT_MS, connect, touch_private
 from .locks import exclusive
 from .migrations import create_vector_tables
-from .vector_matrix import REMOVED_KEY, SpaceMatrix, VectorMatrices
+from .vector_matrix import REMOVED_KEY, DensePlan, SpaceMatrix, VectorMatrices
 
 #: meta key prefix + space id: every window text had a vector in that space when it was set.
 EMBEDDED_KEY = "embedded:space-"
@@ -80,7 +80,9 @@ class Store:
         self.path = path
         self._vocab: Any = None  # the index's tokenizer, once common_words has needed it
         self._speakers: tuple[tuple[int, int], list[str]] | None = None
-        self._matrices = VectorMatrices(conn)  # the dense channel's in-memory copy, checked on each use
+        self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
+        self._matrices = VectorMatrices(conn, self.generation)  # the dense channel's in-memory copy
+        self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
 
     @classmethod
     def open(cls, path: Path, progress: migrations.Progress | None = None) -> Store:
@@ -314,13 +316,19 @@ class Store:
 
     # -- filtered search ------------------------------------------------------
 
+    def generation(self) -> tuple[int, int]:
+        """Changes when the stored data may have: a write on this connection (``total_changes``,
+        less its scratch rows in temp tables) or a commit by any other (``PRAGMA data_version``).
+        What is read once and kept (speakers, word counts, the vector matrix) is keyed by it."""
+        return self.conn.total_changes() - self._scratch_changes, int(self._scalar("PRAGMA data_version"))
+
     def speakers(self) -> list[str]:
         """Every speaker name in the store (for filters to match what people type).
 
         Read once (30 ms over 419,000 messages) and again only after a write, on this
         connection or any other (``data_version``).
         """
-        key = (self.conn.total_changes(), self._scalar("PRAGMA data_version"))
+        key = self.generation()
         if self._speakers is None or self._speakers[0] != key:
             self._speakers = (key, [r[0] for r in self._rows("SELECT DISTINCT speaker FROM messages")])
         return self._speakers[1]
@@ -334,6 +342,7 @@ class Store:
         whose ``first_seq`` does: two index lookups per message (``windows_by_first``/``_by_last``).
         """
         cur = self.conn.cursor()
+        before = self.conn.total_changes()
         cur.execute("CREATE TEMP TABLE IF NOT EXISTS allowed_windows (id INTEGER PRIMARY KEY)")
         cur.execute("DELETE FROM temp.allowed_windows")
         cur.execute(
@@ -346,6 +355,7 @@ class Store:
             f" WHERE m.on_main_branch = 1 AND ({where})",
             list(args),
         )
+        self._scratch_changes += self.conn.total_changes() - before
         return self._scalar("SELECT COUNT(*) FROM temp.allowed_windows")
 
     # -- vectors ------------------------------------------------------------
@@ -442,7 +452,7 @@ class Store:
         """(window id, cosine distance) for the ``n`` nearest window texts.
 
         While the space's vectors take at most ``matrix_bytes`` they are searched
-        exactly in memory (:mod:`.vector_matrix`, :meth:`_dense_matrix`); else in SQL:
+        exactly in memory (:mod:`.vector_matrix`, :meth:`dense_plan`); else in SQL:
         A space of up to ``exact_below`` vectors is scanned exactly. A larger
         one is searched as sqlite-vec's rescore index does it: a KNN over the
         binary-quantized vectors finds ``n * oversample`` candidates, and their
@@ -450,10 +460,9 @@ class Store:
         At 200,000 windows the dense channel took 113 ms p50 this way against 482 ms
         for the exact scan (bench/search_scale.py, docs/benchmarks.md).
         """
-        if matrix_bytes > 0:
-            matrix = self._matrices.current(space_id, int(np.shape(query)[-1]), matrix_bytes)
-            if matrix is not None:
-                return self._dense_matrix(matrix, space_id, query, n, allowed, oversample)
+        plan = self.dense_plan(space_id, int(np.shape(query)[-1]), n, allowed, matrix_bytes, oversample)
+        if plan is not None:
+            return self.dense_windows(plan, query, plan.nearest(query))
         blob = np.asarray(query, dtype=np.float32).tobytes()
         if allowed is not None:
             return self._dense_allowed(space_id, blob, n, allowed, exact_below, oversample)
@@ -483,29 +492,44 @@ class Store:
     #: The most candidates one binary KNN asks for (sqlite-vec's own limit is 4,096).
     KNN_MAX = 4096
 
-    def _dense_matrix(self, matrix: SpaceMatrix, space_id: int, query: np.ndarray, n: int,
-                      allowed: int | None, oversample: int) -> list[tuple[int, float]]:
-        """The exact nearest ``n`` windows by the in-memory matrix; ``allowed``: among
-        ``temp.allowed_windows`` only (:meth:`allow_windows`).
+    def dense_plan(self, space_id: int, dims: int, n: int, allowed: int | None = None,
+                   matrix_bytes: int = 0, oversample: int = 2) -> DensePlan | None:
+        """The SQL half of an exact search by the in-memory matrix (:mod:`.vector_matrix`); None
+        when the space's vectors would take more than ``matrix_bytes`` (then :meth:`dense_search`
+        scans in SQL). ``allowed``: among ``temp.allowed_windows`` only (:meth:`allow_windows`).
 
         A filter keeping at most 1/8 of the space scores only its windows' vectors (the ids
         come from SQL). A broader one scores all of them and takes enough of the nearest that
-        ``n`` are likely allowed; when fewer pass, it scores only the allowed ones after all.
-        Either way the result is the exact scan's, because the ``k`` nearest vectors hold the
-        ``n`` nearest allowed windows whenever ``n`` of them are among those ``k``.
+        ``n`` are likely allowed; when fewer pass, :meth:`dense_windows` scores only the allowed
+        ones after all. Either way the result is the exact scan's: the ``k`` nearest vectors
+        hold the ``n`` nearest allowed windows whenever ``n`` of them are among those ``k``.
         """
+        matrix = self._matrices.current(space_id, dims, matrix_bytes) if matrix_bytes > 0 else None
+        if matrix is None:
+            return None
         if allowed is None:
-            return self._windows_of(*matrix.nearest(query, n), n, False)
+            return DensePlan(matrix, space_id, n, n)
         if allowed * 8 > matrix.count:
             k = int(n) * max(1, int(oversample)) * -(-matrix.count // max(1, allowed))
-            rows = self._windows_of(*matrix.nearest(query, k), n, True)
-            if len(rows) >= n or k >= matrix.count:
-                return rows
+            return DensePlan(matrix, space_id, n, k, allowed=True)
+        return DensePlan(matrix, space_id, n, n, self._allowed_rows(matrix, space_id), allowed=True)
+
+    def _allowed_rows(self, matrix: SpaceMatrix, space_id: int) -> np.ndarray:
         ids = np.fromiter((r[0] for r in self.conn.cursor().execute(
             "SELECT DISTINCT v.id FROM temp.allowed_windows a CROSS JOIN windows w ON w.id = a.id"
             " CROSS JOIN vectors v ON v.space_id = ? AND v.content_hash = w.content_hash ORDER BY v.id",
             (space_id,))), dtype=np.int64)
-        return self._windows_of(*matrix.nearest(query, n, matrix.rows_of(ids)), n, True)
+        return matrix.rows_of(ids)
+
+    def dense_windows(self, plan: DensePlan, query: np.ndarray,
+                      found: tuple[np.ndarray, np.ndarray]) -> list[tuple[int, float]]:
+        """The SQL half after the product: the windows of ``found = plan.nearest(query)``."""
+        rows = self._windows_of(*found, plan.n, plan.allowed)
+        if plan.allowed and plan.rows is None and len(rows) < plan.n and plan.k < plan.matrix.count:
+            narrow = DensePlan(plan.matrix, plan.space_id, plan.n, plan.n,
+                               self._allowed_rows(plan.matrix, plan.space_id), allowed=True)
+            rows = self._windows_of(*narrow.nearest(query), plan.n, True)
+        return rows
 
     def _windows_of(self, vector_ids: np.ndarray, distances: np.ndarray, n: int,
                     allowed: bool) -> list[tuple[int, float]]:
@@ -595,14 +619,22 @@ class Store:
             self.conn.cursor().execute(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.windows_vocab USING fts5vocab(main, windows_fts, 'row')")
             self._vocab = self.conn.fts5_tokenizer("porter", ["unicode61"])
-        windows = self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")  # an upper bound, in O(1)
+        # fts5vocab counts a term's windows by reading its whole posting list (10-30 ms for a
+        # name found in every window of 200,000): the counts are kept until the next write.
+        generation = self.generation()
+        if self._doc_counts[0] != generation:
+            self._doc_counts = (generation, {
+                "": self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")})  # an upper bound, in O(1)
+        counts = self._doc_counts[1]
         common = set()
         for word in words:
             stems = [t[2] for t in self._vocab(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)]
             if len(stems) != 1:
                 continue
-            docs = self._one("SELECT doc FROM windows_vocab WHERE term = ?", (stems[0],))
-            if docs and docs[0] > share * windows:
+            if stems[0] not in counts:
+                docs = self._one("SELECT doc FROM windows_vocab WHERE term = ?", (stems[0],))
+                counts[stems[0]] = docs[0] if docs else 0
+            if counts[stems[0]] > share * counts[""]:
                 common.add(word)
         return common
 
@@ -626,13 +658,14 @@ class Store:
         if match is None:
             return []
         if allowed:
-            # Every match scored once, then only the allowed ones sorted: as one query (MATCH ... AND
-            # rowid IN ...) the planner sorted every match in a temp B-tree, 2-6x slower; driven from
-            # the allowed windows (rowid = ? per window), 20x (bench/filter_scale.py)
-            sql = ("WITH scored AS MATERIALIZED (SELECT rowid AS id, bm25(windows_fts) AS score FROM windows_fts"
-                   " WHERE windows_fts MATCH ?)"
-                   " SELECT id, score FROM scored WHERE id IN (SELECT id FROM temp.allowed_windows)"
-                   " ORDER BY score, id LIMIT ?")
+            # The matches walked in rowid order (cheap), each looked up among the allowed windows,
+            # and BM25, the costly part, computed for the allowed ones only: 11-17 ms against 74-104
+            # for scoring every match first, at 116,000 windows with a filter keeping 1%, the same
+            # rows. As MATCH ... AND rowid IN (...) the planner sorted every match in a temp B-tree
+            # (2-6x slower); driven from the allowed windows (rowid = ? per window), 20x.
+            sql = ("SELECT windows_fts.rowid, bm25(windows_fts) AS score FROM windows_fts"
+                   " CROSS JOIN temp.allowed_windows a ON a.id = windows_fts.rowid WHERE windows_fts MATCH ?"
+                   " ORDER BY score, windows_fts.rowid LIMIT ?")
         else:
             sql = "SELECT rowid, bm25(windows_fts) FROM windows_fts WHERE windows_fts MATCH ? ORDER BY rank LIMIT ?"
         rows = self._rows(sql, (match, int(n)))

@@ -11,7 +11,8 @@ The store stays the single source of truth. The matrix is a copy of
 ``vecf_N`` rows, checked before every use:
 
 - nothing written since the last check, on this connection
-  (``total_changes``) or by another one (``PRAGMA data_version``): as it was;
+  (``total_changes``) or by another one (``PRAGMA data_version``),
+  :meth:`Store.generation`: as it was;
 - vectors only added (the largest id grew, nothing removed): the new rows are
   read and appended;
 - anything removed (:meth:`Store.collect_garbage` bumps a counter in ``meta``,
@@ -26,6 +27,7 @@ SQL at query time, so a deleted window never comes back from a stale row.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,12 +94,31 @@ class SpaceMatrix:
         return at[self.ids[at] == vector_ids] if self.count else at[:0]
 
 
+@dataclass
+class DensePlan:
+    """What SQL decided before the product (:meth:`Store.dense_plan`): the matrix, the rows to
+    score (None: all), how many of the nearest to take. :meth:`nearest` reads no SQL, so it can
+    run on another thread while the connection serves the lexical channel."""
+
+    matrix: SpaceMatrix
+    space_id: int
+    n: int
+    k: int
+    rows: np.ndarray | None = None
+    allowed: bool = False
+
+    def nearest(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.matrix.nearest(query, self.k, self.rows)
+
+
 class VectorMatrices:
     """The matrices of one connection's spaces, kept current with the store (see the module doc)."""
 
-    def __init__(self, conn: apsw.Connection):
+    def __init__(self, conn: apsw.Connection, generation: Callable[[], tuple[int, int]]):
         self.conn = conn
+        self.generation = generation  # Store.generation
         self._spaces: dict[int, SpaceMatrix] = {}
+        self._too_big: dict[int, tuple[int, int]] = {}  # space -> the stamp when it was found too big
 
     def _scalar(self, sql: str, args: tuple = ()) -> Any:
         row = self.conn.cursor().execute(sql, args).fetchone()
@@ -105,13 +126,16 @@ class VectorMatrices:
 
     def drop(self) -> None:
         self._spaces.clear()
+        self._too_big.clear()
 
     def current(self, space_id: int, dims: int, max_bytes: int) -> SpaceMatrix | None:
         """The space's matrix as the store holds it now; None when it would take more than ``max_bytes``."""
-        stamp = (self.conn.total_changes(), int(self._scalar("PRAGMA data_version")))
+        stamp = self.generation()
         held = self._spaces.get(space_id)
         if held is not None and held.stamp == stamp:
             return held
+        if self._too_big.get(space_id) == stamp:
+            return None
         in_write = self.conn.in_transaction
         if not in_write:
             self.conn.cursor().execute("BEGIN")  # one snapshot for the checks and the rows read
@@ -121,14 +145,12 @@ class VectorMatrices:
             if held is None or held.removed != removed or top < held.top or held.dims != dims:
                 count = int(self._scalar("SELECT COUNT(*) FROM vectors WHERE space_id = ?", (space_id,)))
                 if count * dims * 4 > max_bytes:
-                    self._spaces.pop(space_id, None)
-                    return None
+                    return self._too_large(space_id, stamp, in_write)
                 held = SpaceMatrix(dims, removed=removed)
             if top > held.top:
                 self._read(held, space_id, max_bytes)
                 if held.nbytes > max_bytes:
-                    self._spaces.pop(space_id, None)
-                    return None
+                    return self._too_large(space_id, stamp, in_write)
         finally:
             if not in_write:
                 self.conn.cursor().execute("COMMIT")
@@ -138,6 +160,12 @@ class VectorMatrices:
         held.stamp = stamp
         self._spaces[space_id] = held
         return held
+
+    def _too_large(self, space_id: int, stamp: tuple[int, int], in_write: bool) -> SpaceMatrix | None:
+        self._spaces.pop(space_id, None)
+        if not in_write:
+            self._too_big[space_id] = stamp
+        return None  # the SQL paths answer
 
     def _read(self, held: SpaceMatrix, space_id: int, max_bytes: int, batch: int = 8192) -> None:
         cur = self.conn.cursor().execute(
