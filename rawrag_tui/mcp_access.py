@@ -107,10 +107,12 @@ def client_config(url: str, token: str, token_path: Path) -> str:
 
 
 def private_socket(path: Path) -> socket.socket:
-    """A listening Unix socket at ``path``, 0600, in a folder only its owner can enter."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    if path.parent.stat().st_mode & 0o077:
-        os.chmod(path.parent, 0o700)
+    """A listening Unix socket at ``path``, 0600 from the moment it exists (connecting needs write
+    permission on it); a folder made for it is 0700. An existing folder keeps its mode (``/tmp``, say)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise UserError(f"{path.parent}: cannot make the socket's folder: {exc.strerror or exc}") from None
     if path.is_symlink() or path.exists():
         if not stat.S_ISSOCK(path.lstat().st_mode):
             raise UserError(f"{path}: exists and is not a socket; choose another --socket path")

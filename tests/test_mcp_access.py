@@ -15,6 +15,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -211,7 +212,7 @@ def _as_nobody() -> list[str] | None:
     return ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
 
 
-def test_another_local_user_cannot_read_the_history(home, tmp_path):
+def test_another_local_user_cannot_read_the_history(home):
     """The issue's attack: as ``nobody``, a plain curl against the owner's server (the manual check in docs/mcp.md)."""
     prefix = _as_nobody()
     if prefix is None:
@@ -232,12 +233,21 @@ def test_another_local_user_cannot_read_the_history(home, tmp_path):
     assert as_nobody.stdout == "401"
     assert token_read.returncode != 0 and not token_read.stdout
 
-    path = tmp_path / "owner" / "mcp.sock"
-    sock_proc = _start(home, "--socket", str(path), ready=lambda: _listening(path))
+    # a folder anyone may enter (as /tmp is), so that only the socket's own 0600 keeps nobody out
+    shared = Path(tempfile.mkdtemp(prefix="rawrag-sock-"))
     try:
-        by_socket = subprocess.run([*prefix, "curl", "-s", "--unix-socket", str(path), "-o", "/dev/null", "-w",
-                                    "%{http_code}", "http://localhost/mcp"], capture_output=True, text=True,
-                                   timeout=PATIENCE_S)
+        shared.chmod(0o755)
+        path = shared / "mcp.sock"
+        sock_proc = _start(home, "--socket", str(path), ready=lambda: _listening(path))
+        try:
+            by_socket = subprocess.run([*prefix, "curl", "-s", "--unix-socket", str(path), "-o", "/dev/null", "-w",
+                                        "%{http_code}", "http://localhost/mcp"], capture_output=True, text=True,
+                                       timeout=PATIENCE_S)
+            mode = stat.S_IMODE(path.stat().st_mode)
+        finally:
+            _stop(sock_proc)
+        assert stat.S_IMODE(shared.stat().st_mode) == 0o755  # an existing folder keeps its mode
     finally:
-        _stop(sock_proc)
+        shutil.rmtree(shared, ignore_errors=True)
+    assert mode == 0o600
     assert by_socket.returncode != 0 and by_socket.stdout in ("", "000")  # could not even connect
