@@ -326,8 +326,9 @@ class Memory:
         if query is not None:
             result = self.search(query, mode=mode, limit=limit, filters=filters)
             sections, title = transcripts.hits(result), f"rawrag search: {query}"
-        else:
-            sections, title = transcripts.selected(self.store, conversation, source)
+        else:  # filters keep the messages that pass them (a --speaker: that person's)
+            sections, title = transcripts.selected(self.store, conversation, source,
+                                                   narrow(self.store, filters) if filters else None)
         return transcripts.render(sections, fmt, title), transcripts.count(sections)
 
     def auto_rerank_depth(self) -> int:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .display import format_timestamp
 from .errors import UserError
-from .search.filters import resolve_conversations, resolve_source
+from .search.filters import Scope, resolve_conversations, resolve_source
 from .search.types import SearchResult
 from .storage.store import Store
 
@@ -93,17 +93,32 @@ def one_conversation(store: Store, typed: str) -> int:
     return int(found[0]["id"])
 
 
-def selected(store: Store, conversation_: str | None, source_: str | None) -> tuple[list[Section], str]:
-    """The sections ``rawrag export --conversation``/``--source`` writes, and a title for them."""
+def selected(store: Store, conversation_: str | None, source_: str | None,
+             scope: Scope | None = None) -> tuple[list[Section], str]:
+    """The sections ``rawrag export --conversation``/``--source`` writes, and a title for them.
+
+    ``scope``: the checked filters (:func:`~rawrag_tui.search.filters.narrow`); only the messages
+    that pass them are kept (dates, kind, and with speakers, only those people's messages), by the
+    same SQL condition a filtered search uses."""
     if (conversation_ is None) == (source_ is None):
         raise UserError("export: give one of --conversation, --source or --search")
     if conversation_ is not None:
         section = conversation(store, one_conversation(store, conversation_))
-        return [section], section.title
-    ids = resolve_source(store, source_)  # type: ignore[arg-type]
-    named = {s["id"]: s for s in store.sources()}
-    sections = [sec for i in ids for sec in source(store, i)]
-    return sections, ", ".join(f"{named[i]['format']} source {i}" for i in ids)
+        sections, title = [section], section.title
+    else:
+        ids = resolve_source(store, source_)  # type: ignore[arg-type]
+        named = {s["id"]: s for s in store.sources()}
+        sections = [sec for i in ids for sec in source(store, i)]
+        title = ", ".join(f"{named[i]['format']} source {i}" for i in ids)
+    if scope is None or not scope.described:
+        return sections, title
+    passing = store.messages_where(*scope.matched)
+    for section in sections:
+        section.messages = [m for m in section.messages if m["message_id"] in passing]
+    sections = [s for s in sections if s.messages]
+    if not sections:
+        raise UserError(f"nothing to export: {scope.nothing_passes()}")
+    return sections, f"{title} ({', '.join(scope.described)})"
 
 
 # -- formats -------------------------------------------------------------------

@@ -204,6 +204,7 @@ def test_cli_filters_errors_and_nothing(filtered_home):
     assert code == 1 and err.strip() == "rawrag: error: no speaker named 'neeraz'; near: Neeraj Kumar"
     code, out, err = run_cli("search", "project", "--after", "2030", "--json", home=filtered_home)
     assert code == 0 and json.loads(out)["hits"] == []
+    assert err.strip() == "no message passes the filters (after 2030-01-01)"
     code, out, err = run_cli("search", "project", "--after", "2030", home=filtered_home)
     assert code == 0 and out.strip() == "no message passes the filters (after 2030-01-01)"
 

@@ -105,4 +105,27 @@ def test_export_a_source_and_a_search(demo_home, stored, tmp_path):
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
 
     code, out, err = run_cli("export", "--speaker", "maya", home=demo_home)
-    assert code == 1 and "narrow a --search" in err
+    assert code == 1 and err.strip() == "rawrag: error: export: give one of --conversation, --source or --search"
+
+
+def test_export_a_source_or_a_conversation_with_filters(demo_home, stored):
+    """--speaker (a first name, any case) keeps that person's messages; --after their dates; the
+    text is the store's, message for message."""
+    code, out, err = run_cli("export", "--source", "demo.jsonl", "--speaker", "maya", "--format", "jsonl",
+                             home=demo_home)
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    mayas = [m for v in stored.values() for m in v if m["speaker"] == "Maya"]
+    assert mayas and len(lines) == len(mayas)
+    assert sorted(m["text"] for m in lines) == sorted(m["text"] for m in mayas)
+
+    code, out, err = run_cli("export", "--conversation", "Family", "--speaker", "MAYA", "--after", "2026-06",
+                             "--format", "jsonl", home=demo_home)
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    expected = [m for m in stored["Family"] if m["speaker"] == "Maya" and (m["ts"] or "") >= "2026-06"]
+    assert expected and [m["text"] for m in lines] == [m["text"] for m in expected]
+
+    code, out, err = run_cli("export", "--conversation", "Family", "--after", "2031", home=demo_home)
+    assert code == 1 and err.strip() == ("rawrag: error: nothing to export: no message passes the filters "
+                                         "(after 2031-01-01, conversation Family)")

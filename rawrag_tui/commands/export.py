@@ -27,7 +27,8 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write here (mode 0600) instead of stdout")
     p.add_argument("--mode", choices=("dense", "lexical", "hybrid"), help="search mode for --search")
     p.add_argument("--limit", type=int, metavar="K", help="windows a --search keeps (default 15)")
-    # without --search, --conversation or --source (one of them) is what is exported, whole
+    # without --search, --conversation or --source (one of them) is what is exported: all of it,
+    # or the messages of it that pass --after, --before, --speaker and --kind
     add_filters(p)
     p.set_defaults(func=run)
 
@@ -53,11 +54,10 @@ def run(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         if args.search is not None:
             text, count = mem.export(fmt, query=args.search, filters=filters, mode=args.mode, limit=args.limit)
-        else:
-            if filters.speakers or filters.after or filters.before or filters.kind:
-                raise UserError("export: --after, --before, --speaker and --kind narrow a --search; "
-                                "--conversation or --source alone exports all of it")
-            text, count = mem.export(fmt, conversation=args.conversation, source=args.source)
+        else:  # --after, --before, --speaker and --kind keep the messages of it that pass them
+            narrowed = filters.speakers or filters.after or filters.before or filters.kind
+            text, count = mem.export(fmt, conversation=args.conversation, source=args.source,
+                                     filters=filters if narrowed else None)
     if args.output:
         try:
             write_private(args.output, text)

@@ -96,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
         result = mem.search(args.query, mode=args.mode, limit=args.limit, candidates=args.candidates,
                             filters=filters)
     if as_json:
-        print_json(result.to_json())
+        print_json(result.to_json())  # nothing found: "hits": [], and the one line on stderr
+        if not result.hits:
+            print(result.summary() or "no matches", file=sys.stderr)
     else:
         print_result(result, args.explain)
     return 0

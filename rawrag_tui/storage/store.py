@@ -333,6 +333,10 @@ class Store:
             self._speakers = (key, [r[0] for r in self._rows("SELECT DISTINCT speaker FROM messages")])
         return self._speakers[1]
 
+    def messages_where(self, where: str, args: Sequence[Any]) -> set[int]:
+        """The ids of the messages that meet ``where`` (alias ``m``, as :meth:`allow_windows` takes it)."""
+        return {r[0] for r in self._rows(f"SELECT m.id FROM messages m WHERE {where}", list(args))}
+
     def allow_windows(self, where: str, args: Sequence[Any]) -> int:
         """Lay the windows holding a main-branch message that meets ``where`` (alias ``m``) into
         ``temp.allowed_windows``, which ``lexical_search``/``dense_search`` read when ``allowed``
