@@ -55,15 +55,18 @@ class Connections:
                 if first and self.first in self._idle:
                     self._idle.remove(self.first)
                     return self.first
-                if not first and self._idle:
-                    # keep the first free for a question while a sibling can serve this call
+                if not first:
+                    # the first is kept for questions while a sibling, idle or new, can serve this call
                     siblings = [m for m in self._idle if m is not self.first]
-                    memory = siblings[-1] if siblings else self.first
-                    self._idle.remove(memory)
-                    return memory
-                if not first and 1 + len(self._siblings) + self._opening < self.most:
-                    self._opening += 1
-                    break
+                    if siblings:
+                        self._idle.remove(siblings[-1])
+                        return siblings[-1]
+                    if 1 + len(self._siblings) + self._opening < self.most:
+                        self._opening += 1
+                        break
+                    if self.first in self._idle:
+                        self._idle.remove(self.first)
+                        return self.first
                 self._changed.wait()
         try:
             sibling = self.first.sibling()  # outside the lock: opening a connection takes a moment

@@ -256,3 +256,26 @@ def test_a_delete_in_another_process_erases_while_the_mcp_server_stays_open(tmp_
     assert "has the store open" not in err, err
     assert CANARY.encode() not in after
     assert "100% done" not in json.dumps(listed.structured_content)
+
+
+def test_connections_keep_the_first_for_questions_and_open_no_more_than_allowed(store):
+    connections = Connections(store, most=2)
+    got: list[Any] = []
+    entered = threading.Event()
+
+    def third_call() -> None:
+        with connections.use() as memory:
+            got.append(memory)
+            entered.set()
+
+    with connections.use() as call:
+        assert call is not store  # a sibling: the first stays free for a question
+        with connections.use(first=True) as question:
+            assert question is store
+            waiting = threading.Thread(target=third_call)
+            waiting.start()
+        assert entered.wait(PATIENCE_S)  # it had the first once the question gave it back
+    waiting.join(PATIENCE_S)
+    assert got == [store] and connections.all() == [store, call]  # never a third connection
+    assert call.store.conn is not store.store.conn and call.embedder is store.embedder  # own connection, shared model
+    connections.close()
