@@ -36,6 +36,7 @@ from .transcripts import Section
 
 if TYPE_CHECKING:
     from .answer.types import Answer
+    from .sync.runner import SyncReport  # noqa: F401  (the faces type a sync's report with it)
     from .sync.service import Syncing
 
 __all__ = ["BUSY", "DeviceReport", "EmbedKind", "Embedder", "ImportReport", "Memory", "Progress", "Settings", "Status"]

@@ -112,8 +112,9 @@ def sync(store: Store, window: WindowSettings, sources: list[LiveSource], *,
     """Read what is new in ``sources``; records the summary as the last sync."""
     started = time.perf_counter()
     report = SyncReport(at=now_iso())
-    states = st.file_states(store)
     guard = lock if lock is not None else contextlib.nullcontext()
+    with guard:  # the store only under the app's lock: searches go on between files
+        states = st.file_states(store)
     for source in sources:
         entry: dict[str, Any] = {**source.to_json(), "files": 0, "read": 0, "added": 0, "failed": None}
         report.sources.append(entry)

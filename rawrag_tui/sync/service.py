@@ -8,6 +8,7 @@ schedule (``--install``). The work is in :mod:`.runner`, :mod:`.sources`,
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -71,7 +72,8 @@ class Syncing:
     def run(self, *, embed: bool = True, progress: Progress | None = None,
             lock: threading.RLock | None = None) -> SyncReport:
         """Read what is new in every live source, then embed the new windows (resumable, as after an import)."""
-        sources = live_sources(st.listed_sources(self.store))
+        with lock if lock is not None else contextlib.nullcontext():
+            sources = live_sources(st.listed_sources(self.store))
         report = runner.sync(self.store, self.settings.window, sources, progress=progress, lock=lock)
         if embed and report.added:
             report.embedded = self._index(progress, lock)["embedded"]

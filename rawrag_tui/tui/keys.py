@@ -66,6 +66,7 @@ KEYS: tuple[Key, ...] = (
     # status
     Key("status.index", "x", "index_now", "Index now", "status"),
     Key("status.refresh", "r", "refresh_status", "Refresh", "status"),
+    Key("status.sync", "u", "sync_now", "Sync now", "status"),
     # an opened conversation
     Key("conversation.back", "escape", "back", "Back", "conversation"),
     Key("conversation.delete", "d", "delete", "Delete", "conversation"),

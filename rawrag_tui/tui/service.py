@@ -15,7 +15,7 @@ from ..progress import Cancelled, ProgressMeter, human_duration  # noqa: F401  (
 
 if TYPE_CHECKING:
     from ..answer.types import Answer, Citation
-    from ..memory import ImportReport, Memory, Status
+    from ..memory import ImportReport, Memory, Status, SyncReport
     from ..progress import Progress
     from ..search.types import SearchResult
 
@@ -79,6 +79,11 @@ class MemoryGate:
         """Window and embed what waits, holding the lock only around each store access and
         commit: searches (and the other reads) run while the model embeds."""
         return self.memory.index(progress, lock=self._lock)
+
+    def sync(self, progress: Progress | None = None) -> SyncReport:
+        """`rawrag sync`: the lock only around each file's transaction and each embedding
+        commit, so searches run while it reads the sources."""
+        return self.memory.syncing().run(progress=progress, lock=self._lock)
 
     def delete_conversation(self, conversation_id: int) -> dict[str, int]:
         with self._lock:

@@ -36,6 +36,16 @@ def size_text(n: float) -> str:
     return f"{n} B"
 
 
+def last_sync_text(last: dict | None) -> str:
+    """When `rawrag sync` last ran, what it added and each source that failed (u: sync now)."""
+    if not last:
+        return "never (u: sync Claude Code, Codex and added folders now)"
+    text = f"{last['at']} · {last['added']:,} messages added from {last['files_read']:,} changed files"
+    failed = last.get("failed") or []
+    return text + "".join(f"\nFAILED: {line}" for line in failed) + (
+        f"\n… and {last['failed_count'] - len(failed)} more" if last.get("failed_count", 0) > len(failed) else "")
+
+
 class StatusScreen(RawragScreen):
     PLACE = "status"
     BINDINGS = keys.scope_bindings("status")
@@ -108,11 +118,36 @@ class StatusScreen(RawragScreen):
         ]
         if reader and reader["backend"] != "bundled":
             rows.append(("Read by", f"{reader['model']} at {reader['endpoint']}"))
+        rows.append(("Last sync", last_sync_text(st.get("last_sync"))))
         self.rows = {name: str(value) for name, value in rows}
         self.query_one("#status-table", Static).update(self.table())
 
     def action_refresh_status(self) -> None:
         self.load()
+
+    def action_sync_now(self) -> None:
+        if self.indexing:
+            return
+        self.indexing = True  # one long job at a time on this screen (index now or sync now)
+        self.query_one("#index-progress", Label).update("syncing…")
+        self.run_sync()
+
+    @work(thread=True, exclusive=True, group="index")
+    def run_sync(self) -> None:
+        meter = ProgressMeter(lambda *a: self.app.call_from_thread(self.show_progress, *a))
+        try:
+            # the lock only around each file's transaction: searching stays possible meanwhile
+            report = self.gate.sync(meter)
+        except UserError as exc:
+            self.app.call_from_thread(self.index_failed, str(exc))
+            return
+        self.app.call_from_thread(self.synced, report.added, len(report.failed))
+
+    def synced(self, added: int, failed: int) -> None:
+        self.indexing = False
+        self.query_one("#index-progress", Label).update(
+            f"synced: {added:,} messages added" + (f", {failed} failed (see Last sync)" if failed else ""))
+        self.host.data_changed()  # reloads this screen, the Last sync row with it
 
     def action_index_now(self) -> None:
         if self.indexing:
