@@ -222,3 +222,20 @@ def test_sync_embeds_what_it_added(tree, open_memory):
     report = mem.syncing().run()
     assert report.embedded > 0 and mem.status()["pending_embeddings"] == 0
     assert mem.search("cart total drift cent").hits
+
+
+def test_a_session_just_begun_is_not_a_failure(tree, open_memory):
+    mem = open_memory()
+    mem.syncing().run(embed=False)
+    project = tree["claude"][0].path.parent
+    fresh = ClaudeSession(project.parent, project.name, "just-begun")
+    line = json.dumps(fresh.prompt("first words")[0])
+    fresh.path.write_text(line[:30])  # the first line, half written
+    bookkeeping = ClaudeSession(project.parent, project.name, "bookkeeping-only")
+    bookkeeping.write()  # a file-history-snapshot line and nothing else yet
+    report = mem.syncing().run(embed=False)
+    assert report.ok and report.added == 0 and report.files_read == 2
+    fresh.path.write_text(line + "\n")
+    bookkeeping.write(bookkeeping.turn("now a question", "and its answer"))
+    report = mem.syncing().run(embed=False)
+    assert report.ok and report.added == 3

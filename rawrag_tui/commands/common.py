@@ -63,6 +63,7 @@ class ProgressPrinter:
     """
 
     UNITS: ClassVar[dict[str, str]] = {"import": "messages", "parse": "messages", "embed": "windows", "read": "tokens",
+                                       "sync": "files",
                                        "rebuild full-text index": "windows", "rebuild vector index": "vectors"}
     #: Stages with a sentence of their own (and a bar) instead of "stage: count".
     LABELS: ClassVar[dict[str, str]] = {"read": "reading {total:,} tokens of evidence"}

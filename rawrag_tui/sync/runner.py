@@ -216,13 +216,15 @@ def _read_session(store: Store, window: WindowSettings, path: Path, fmt: str, st
         return
     seen_lines = state.lines if appended and state is not None else 0
     stats = ParseStats()
-    try:
-        conversations = list(importers.parse(fmt, _Prefix(path, data[:end]), stats))
-    except ImportFormatError as exc:
-        if exc.problem not in NOTHING_YET:
-            raise
-        conversations = []
-        new.state = "empty"
+    conversations: list[Conversation] = []
+    new.state = "empty"  # until a conversation is read: a session just begun, or bookkeeping lines only
+    if end:
+        try:
+            conversations = list(importers.parse(fmt, _Prefix(path, data[:end]), stats))
+            new.state = "read"
+        except ImportFormatError as exc:
+            if exc.problem not in NOTHING_YET:
+                raise
     fresh = [p for p in stats.places if _line_of(p["where"], seen_lines + 1) > seen_lines]
     report.unreadable += fresh
     report.unreadable_count += len(fresh)
