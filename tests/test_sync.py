@@ -239,3 +239,24 @@ def test_a_session_just_begun_is_not_a_failure(tree, open_memory):
     bookkeeping.write(bookkeeping.turn("now a question", "and its answer"))
     report = mem.syncing().run(embed=False)
     assert report.ok and report.added == 3
+
+
+def test_mcp_status_reports_the_last_sync(tree, tmp_path):
+    """An agent asks the real MCP server (stdio) whether its memory is current."""
+    import asyncio
+    import sys
+
+    mcp = pytest.importorskip("mcp")
+    from .conftest import REPO
+
+    home = tmp_path / "rr"
+    assert run_cli("sync", "--no-embed", "--quiet", home=home)[0] == 0
+
+    async def ask_status() -> dict:
+        params = mcp.StdioServerParameters(command=sys.executable, cwd=str(REPO), env=dict(os.environ),
+                                           args=["-m", "rawrag_tui.cli", "--home", str(home), "mcp"])
+        async with mcp.Client(params) as client:
+            return json.loads((await client.call_tool("status", {})).content[0].text)
+
+    last = asyncio.run(ask_status())["last_sync"]
+    assert last["added"] == 20 and last["failed"] == [] and last["files_seen"] == 5
