@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import importers
 from .errors import UserError
+from .progress import Progress
 from .search.pipeline import MODES as SEARCH_MODES
 from .settings import RetrievalSettings, default_home, load_settings
 
@@ -25,10 +26,11 @@ if TYPE_CHECKING:
     from .search.types import ParsedQuery
 
 __all__ = [
-    "FORMATS", "RETRIEVAL_DEFAULTS", "SEARCH_MODES", "count_tokens", "default_home", "detect_format",
-    "doctor", "is_abstention", "load_embedder", "locomo_samples", "locomo_session_day", "model_export",
-    "model_list", "model_open", "model_pull", "model_use", "parse_query", "reader_choice", "reader_configured",
-    "reader_missing", "reader_servers", "reader_use", "require_reader",
+    "FORMATS", "RETRIEVAL_DEFAULTS", "SEARCH_MODES", "count_tokens", "decrypt_home", "default_home", "detect_format",
+    "doctor", "encrypt_home", "encryption_state", "init_home", "is_abstention", "load_embedder", "locomo_samples",
+    "locomo_session_day", "model_export", "model_list", "model_open", "model_pull", "model_use", "needs_passphrase",
+    "parse_query", "reader_choice", "reader_configured", "reader_missing", "reader_servers", "reader_use",
+    "rekey_home", "require_reader", "unlock",
 ]
 
 #: The export formats ``Memory.import_path`` reads (besides "auto").
@@ -218,3 +220,55 @@ def reader_configured(home: str | Path | None = None) -> dict[str, str]:
         return {"backend": "openai-compatible", "model": settings.reader.model, "endpoint": settings.reader.endpoint}
     return {"backend": "bundled", "model": settings.models.reader_model or settings.models.profile,
             "endpoint": "local"}
+
+# -- an encrypted store (storage/encryption.py; docs/cli.md#encryption) ------------
+
+
+def encryption_state(home: str | Path | None = None) -> dict[str, Any]:
+    """Whether the home's store is encrypted, its cipher, and the keyring keeping its passphrase."""
+    from .storage.home_encryption import state
+
+    return state(load_settings(home).db_path)
+
+
+def needs_passphrase(home: str | Path | None = None) -> bool:
+    """The store is encrypted and no passphrase at hand (keyring, RAWRAG_PASSPHRASE) opens it: ask for one."""
+    from .storage.home_encryption import needs_passphrase as needs
+
+    return needs(load_settings(home).db_path)
+
+
+def unlock(home: str | Path | None, passphrase: str) -> None:
+    """Check a typed passphrase on the store and keep it for this process; UserError if it is wrong."""
+    from .storage.home_encryption import unlock as prove
+
+    prove(load_settings(home).db_path, passphrase)
+
+
+def init_home(home: str | Path | None = None, *, encrypt: bool = False, keyring: bool = True) -> dict[str, Any]:
+    """A new home with an empty store, encrypted from its first page with ``encrypt``."""
+    from .storage.home_encryption import init
+
+    return init(load_settings(home).db_path, encrypt, keyring)
+
+
+def encrypt_home(home: str | Path | None = None, progress: Progress | None = None, *,
+                 keyring: bool = True) -> dict[str, Any]:
+    """Encrypt the home's store in place (a checked copy renamed over it: killed midway, the old one is intact)."""
+    from .storage.home_encryption import encrypt
+
+    return encrypt(load_settings(home).db_path, progress, keyring)
+
+
+def decrypt_home(home: str | Path | None = None, progress: Progress | None = None) -> dict[str, Any]:
+    from .storage.home_encryption import decrypt
+
+    return decrypt(load_settings(home).db_path, progress)
+
+
+def rekey_home(home: str | Path | None = None, progress: Progress | None = None, *,
+               keyring: bool = True) -> dict[str, Any]:
+    """The store under a new passphrase; the old one opens nothing after."""
+    from .storage.home_encryption import rekey
+
+    return rekey(load_settings(home).db_path, progress, keyring)

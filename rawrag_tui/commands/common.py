@@ -64,7 +64,8 @@ class ProgressPrinter:
 
     UNITS: ClassVar[dict[str, str]] = {"import": "messages", "parse": "messages", "embed": "windows", "read": "tokens",
                                        "sync": "files",
-                                       "rebuild full-text index": "windows", "rebuild vector index": "vectors"}
+                                       "rebuild full-text index": "windows", "rebuild vector index": "vectors",
+                                       "encrypt": "pages", "decrypt": "pages", "rekey": "pages"}
     #: Stages with a sentence of their own (and a bar) instead of "stage: count".
     LABELS: ClassVar[dict[str, str]] = {"read": "reading {total:,} tokens of evidence"}
     BAR = 20

@@ -16,6 +16,7 @@ from pathlib import Path
 import apsw
 
 from ..errors import UserError
+from . import encryption
 
 DIR_MODE = 0o700
 #: How long a writer waits for another process's lock (or, emptying the WAL, for its readers).
@@ -51,7 +52,9 @@ def connect(db_path: Path, readonly: bool = False) -> apsw.Connection:
     """A connection with sqlite-vec loaded and the house pragmas set.
 
     The file is created 0600 before SQLite opens it; SQLite gives the -wal
-    and -shm files the database file's permissions.
+    and -shm files the database file's permissions. An encrypted store
+    (:mod:`.encryption`) is keyed first, with the first passphrase that
+    opens it (:func:`.keys.candidates`).
     """
     import sqlite_vec
 
@@ -61,10 +64,7 @@ def connect(db_path: Path, readonly: bool = False) -> apsw.Connection:
         ensure_private_dir(db_path.parent)
         touch_private(db_path)
         flags = apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
-    try:
-        conn = apsw.Connection(str(db_path), flags=flags)
-    except apsw.CantOpenError as exc:
-        raise UserError(f"{db_path}: cannot open the store: {exc}") from None
+    conn = encryption.open_connection(db_path, flags)
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     conn.enable_load_extension(False)

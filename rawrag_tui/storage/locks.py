@@ -16,6 +16,13 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+#: Beside the store: held by whoever embeds (one indexer per home), and by encrypt/decrypt/rekey.
+INDEX_LOCK_SUFFIX = ".embed-lock"
+
+
+def index_lock(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + INDEX_LOCK_SUFFIX)
+
 
 @contextlib.contextmanager
 def exclusive(path: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,9 +20,9 @@ import apsw
 import numpy as np
 
 from ..words import content_words
-from . import cjk, migrations
-from .db import BUSY_TIMEOUT_MS, connect, touch_private
-from .locks import exclusive
+from . import cjk, encryption, migrations
+from .db import BUSY_TIMEOUT_MS, connect, ensure_private_dir, touch_private
+from .locks import exclusive, index_lock
 from .migrations import create_vector_tables
 from .vector_matrix import REMOVED_KEY, DensePlan, SpaceMatrix, VectorMatrices
 
@@ -80,24 +81,35 @@ class Store:
         self.path = path
         self._vocab: Any = None  # the index's tokenizer, once common_words has needed it
         self._speakers: tuple[tuple[int, int], list[str]] | None = None
+        self._in_use: int | None = None  # the in-use lock's descriptor (encryption.hold_open)
         self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
         self._matrices = VectorMatrices(conn, self.generation)  # the dense channel's in-memory copy
         self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
 
     @classmethod
     def open(cls, path: Path, progress: migrations.Progress | None = None) -> Store:
-        conn = connect(path)
-        migrations.migrate(conn, progress)
+        ensure_private_dir(path.parent)
+        in_use = encryption.hold_open(path)  # no encrypt/decrypt/rekey swaps the file under this store
+        try:
+            conn = connect(path)
+            migrations.migrate(conn, progress)
+        except BaseException:
+            os.close(in_use)
+            raise
         store = cls(conn, path)
+        store._in_use = in_use
         store.finish_erasure()  # a delete that another process's reader held up
         return store
 
     def close(self) -> None:
         self.conn.close()
+        if self._in_use is not None:
+            os.close(self._in_use)
+            self._in_use = None
 
     def embedding_lock(self, on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
         """One indexer per store at a time, across processes (:mod:`.locks`)."""
-        return exclusive(self.path.with_name(self.path.name + ".embed-lock"), on_wait)
+        return exclusive(index_lock(self.path), on_wait)
 
     # -- plumbing -----------------------------------------------------------
 

@@ -222,6 +222,10 @@ def build_app(memory_or_home: Any = None, *, display_home: str | None = None, cu
 
 
 def run_app(home: str | Path | None = None) -> int:
+    from .unlock import unlock_if_needed
+
+    if not unlock_if_needed(home):  # an encrypted store: its passphrase first (Esc: nothing opened)
+        return 1
     app = build_app(home)
     try:
         app.run()
