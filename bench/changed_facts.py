@@ -98,44 +98,49 @@ def open_home(home: Path, args):
     return Memory.open(home, models=models)
 
 
-def ask_all(mem, langs: list[str], store: str, reader: str, out, limit: int) -> list[dict]:
+def ask_one(mem, lang: str, store: str, reader: str, sample: dict, qa: dict, note: dict | None) -> dict:
+    """One question through ``Memory.ask``, as a JSON-ready row with its verdict."""
     from rawrag_tui.answer.prompts import is_abstention
 
-    rows = []
-    started = time.perf_counter()
-    mem.reader()  # loaded once, before the clock runs for the first question
-    print(f"# reader loaded in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    for lang in langs:
-        asked = spread([(s, qa, n) for s, qa, n in questions(lang)], limit)
-        for i, (sample, qa, note) in enumerate(asked, 1):
-            t0 = time.perf_counter()
-            row = {"lang": lang, "store": store, "reader": reader, "sample_id": sample["sample_id"],
-                   "question": qa["question"], "kind": note["kind"] if note else "unanswerable",
-                   "asks_past": bool(note and note["asks_past"]),
-                   "expected": (note["stale"] if note["asks_past"] else note["latest"]) if note else "not in history"}
-            try:
-                ans = mem.ask(qa["question"], date=asked_on(sample))
-            except Exception as exc:  # noqa: BLE001 (a crashed question is a row, the run goes on)
-                row.update(answer="", verdict="error", error=f"{type(exc).__name__}: {exc}",
-                           seconds=time.perf_counter() - t0)
-            else:
-                timings = getattr(ans, "timings", {}) or {}
-                flagged = is_abstention(ans.answer)
-                row.update(
-                    answer=ans.answer, reader_abstained=flagged,
-                    verdict=verdict(ans.answer, note, lambda _a, f=flagged: f),
-                    reader_said=getattr(ans, "reader_said", ""), correction=getattr(ans, "correction", ""),
-                    unsupported=bool(getattr(ans, "unsupported", False)),
-                    citations=[c.external_id for c in getattr(ans, "citations", [])],
-                    seconds=time.perf_counter() - t0 - timings.get("load", 0.0),
-                    read_s=timings.get("read", 0.0), load1=os.getloadavg()[0])
-            rows.append(row)
-            if out:
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
-                out.flush()
-            print(f"{lang} {i:3d} {row['verdict']:<11} {row['seconds']:5.1f}s {qa['question'][:50]!r} -> "
-                  f"{row['answer'][:60]!r}", file=sys.stderr)
-    return rows
+    t0 = time.perf_counter()
+    row = {"lang": lang, "store": store, "reader": reader, "sample_id": sample["sample_id"],
+           "question": qa["question"], "kind": note["kind"] if note else "unanswerable",
+           "asks_past": bool(note and note["asks_past"]),
+           "expected": (note["stale"] if note["asks_past"] else note["latest"]) if note else "not in history"}
+    try:
+        ans = mem.ask(qa["question"], date=asked_on(sample))
+    except Exception as exc:  # noqa: BLE001 (a crashed question is a row, the run goes on)
+        row.update(answer="", verdict="error", error=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - t0)
+        return row
+    timings = getattr(ans, "timings", {}) or {}
+    flagged = is_abstention(ans.answer)
+    row.update(
+        answer=ans.answer, reader_abstained=flagged, verdict=verdict(ans.answer, note, lambda _a, f=flagged: f),
+        reader_said=getattr(ans, "reader_said", ""), correction=getattr(ans, "correction", ""),
+        unsupported=bool(getattr(ans, "unsupported", False)),
+        citations=[c.external_id for c in getattr(ans, "citations", [])],
+        seconds=time.perf_counter() - t0 - timings.get("load", 0.0),
+        read_s=timings.get("read", 0.0), load1=os.getloadavg()[0])
+    return row
+
+
+def interleaved(langs: list[str], limit: int) -> list[tuple[str, dict, dict, dict | None]]:
+    """Each language's questions taken in turn (a zh, a ja, a de, ...), so a
+    run stopped early has asked every language about as often."""
+    per = {lang: spread(list(questions(lang)), limit) for lang in langs}
+    order = []
+    for i in range(max(len(v) for v in per.values())):
+        order += [(lang, *per[lang][i]) for lang in langs if i < len(per[lang])]
+    return order
+
+
+def already_asked(path: Path | None, store: str, reader: str) -> dict[tuple[str, str], dict]:
+    """Rows a previous run with the same store and reader wrote to ``path`` (``--resume``)."""
+    if path is None or not path.exists():
+        return {}
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {(r["lang"], r["question"]): r for r in rows
+            if r["store"] == store and r["reader"] == reader and r.get("verdict") != "error"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", help="the reader's name in the table (default: from the options)")
     ap.add_argument("--limit", type=int, default=0,
                     help="ask only N questions of each language, spread evenly over its set (a run on a busy machine)")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip questions --out already holds for this store and reader")
     ap.add_argument("--out", type=Path,
                     help="append every answer as JSON lines here (re-score with changed_facts_score.py)")
     args = ap.parse_args(argv)
@@ -165,24 +172,41 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# rawrag from {Path(rawrag_tui.__file__).parent}; store {store}; reader {reader}; "
           f"load average {os.getloadavg()[0]:.2f} at {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
           file=sys.stderr)
+    done = already_asked(args.out, store, reader) if args.resume else {}
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed below)
-    rows: list[dict] = []
+    rows: list[dict] = list(done.values())
+    homes: dict[str, object] = {}
+    warm: set[str] = set()
     try:
         with tempfile.TemporaryDirectory(prefix="rawrag-changed-facts-") as tmp:
-            homes = [("all", langs)] if args.haystack else [(lang, [lang]) for lang in langs]
-            for name, chosen in homes:
-                mem = open_home(Path(tmp) / name, args)
-                try:
+            for name, chosen in [("all", langs)] if args.haystack else [(lang, [lang]) for lang in langs]:
+                mem = homes[name] = open_home(Path(tmp) / name, args)
+                started = time.perf_counter()
+                files = [data_path(lang) for lang in chosen] + (haystack_files() if args.haystack else [])
+                for path in files:
+                    mem.import_path(path, fmt="locomo")
+                print(f"# {name}: imported {len(files)} file(s), {mem.counts().get('messages', '?')} messages "
+                      f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+            for i, (lang, sample, qa, note) in enumerate(interleaved(langs, args.limit), 1):
+                if (lang, qa["question"]) in done:
+                    continue
+                name = "all" if args.haystack else lang
+                mem = homes[name]
+                if name not in warm:
                     started = time.perf_counter()
-                    files = [data_path(lang) for lang in chosen] + (haystack_files() if args.haystack else [])
-                    for path in files:
-                        mem.import_path(path, fmt="locomo")
-                    print(f"# {name}: imported {len(files)} file(s), {mem.counts().get('messages', '?')} messages "
-                          f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-                    rows += ask_all(mem, chosen, store, reader, out, args.limit)
-                finally:
-                    mem.close()
+                    mem.reader()  # loaded before the clock runs for its first question
+                    warm.add(name)
+                    print(f"# reader loaded in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+                row = ask_one(mem, lang, store, reader, sample, qa, note)
+                rows.append(row)
+                if out:
+                    out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    out.flush()  # a run stopped early keeps what it measured
+                print(f"{i:3d} {lang} {row['verdict']:<11} {row['seconds']:5.1f}s {qa['question'][:50]!r} -> "
+                      f"{row['answer'][:60]!r}", file=sys.stderr)
     finally:
+        for mem in homes.values():
+            mem.close()
         if out:
             out.close()
     print(f"\nChanged facts, {store} store, reader {reader}; load average after: {os.getloadavg()[0]:.2f}\n")
