@@ -260,3 +260,34 @@ def test_mcp_status_reports_the_last_sync(tree, tmp_path):
 
     last = asyncio.run(ask_status())["last_sync"]
     assert last["added"] == 20 and last["failed"] == [] and last["files_seen"] == 5
+
+
+RESUMED = Path(__file__).parent / "fixtures" / "claude_code" / "resumed"
+
+
+def stored(mem) -> set[tuple[str, str, str]]:
+    return set(mem.store.conn.cursor().execute(
+        "SELECT c.external_id, m.external_id, m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id"))
+
+
+@pytest.mark.parametrize("resumed_later", [False, True])
+def test_a_resumed_session_keeps_its_replayed_messages_once(resumed_later, tmp_path, monkeypatch, open_memory):
+    """Claude Code's resume copies earlier messages, under their uuids, into the new session's file:
+    synced together or one after the other, the store is what `rawrag import` of both makes."""
+    project = tmp_path / "user" / ".claude" / "projects" / "-home-bo-notes"
+    project.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    for key in ("CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+        monkeypatch.delenv(key, raising=False)
+    original, resumed = sorted(RESUMED.glob("*.jsonl"), key=lambda p: not p.name.startswith("0a1b"))
+    mem = open_memory(tmp_path / "synced")
+    # named to sort after the resumed one: the session that began first must still be read first
+    (project / f"z-{original.name}").write_bytes(original.read_bytes())
+    if resumed_later:
+        mem.syncing().run(embed=False)
+    (project / resumed.name).write_bytes(resumed.read_bytes())
+    report = mem.syncing().run(embed=False)
+    assert report.ok and report.skipped == {"resumed_replay": 2}
+    imported = open_memory(tmp_path / "imported")
+    imported.import_path(RESUMED, "claude_code", embed=False)
+    assert stored(mem) == stored(imported)

@@ -86,6 +86,8 @@ def _sync_once(args: argparse.Namespace, syncing: Any) -> int:
                 f"{report.added:,} messages added")
         if report.embedded:
             line += f", {report.embedded:,} windows embedded"
+        if report.skipped:
+            line += "; skipped " + ", ".join(f"{n:,} {kind}" for kind, n in sorted(report.skipped.items()))
         print(line + f" in {report.seconds:.2f}s")
         for item in report.unreadable[:20]:
             print(f"  unreadable, skipped: {item['file']} ({item['where']}): {item['problem']}")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import json
 import re
 import time
 from dataclasses import asdict, dataclass, field
@@ -42,7 +43,7 @@ from ..index.ingest import ImportReport
 from ..index.pending import window_pending
 from ..progress import Progress
 from ..settings import WindowSettings
-from ..storage.store import Store, now_iso
+from ..storage.store import MessageRow, Store, now_iso
 from . import state as st
 from .sources import SESSION_FORMATS, LiveSource
 
@@ -76,6 +77,8 @@ class SyncReport:
     unreadable_count: int = 0
     #: Files in added folders that are not chat exports, said once.
     ignored: list[str] = field(default_factory=list)
+    #: Messages left out on purpose, by reason (``resumed_replay``: a resumed session's copy of earlier ones).
+    skipped: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -125,6 +128,8 @@ def sync(store: Store, window: WindowSettings, sources: list[LiveSource], *,
             report.failed.append(entry["failed"])
             continue
         entry["files"] = len(files)
+        if source.kind == "claude_code":
+            files = _oldest_session_first(files, states)
         for path in files:
             report.files_seen += 1
             before = report.added
@@ -137,6 +142,40 @@ def sync(store: Store, window: WindowSettings, sources: list[LiveSource], *,
     with guard:
         st.record_last_sync(store, report.summary())
     return report
+
+
+def _oldest_session_first(files: list[Path], states: dict[str, st.FileState]) -> list[Path]:
+    """Changed Claude Code sessions in the order they began, as the importer reads them: a resumed
+    session replays earlier messages under their ids, and the session that began first keeps them.
+    Unchanged files are not opened (their place does not matter: they are not read)."""
+    def began(path: Path) -> str:
+        state = states.get(str(path))
+        try:
+            stat = path.stat()
+        except OSError:
+            return ""
+        if state is not None and state.unchanged(stat.st_size, stat.st_mtime_ns):
+            return ""
+        return _first_timestamp(path)
+
+    return sorted(files, key=lambda p: (began(p), str(p)))
+
+
+def _first_timestamp(path: Path, lines: int = 20) -> str:
+    """The first ``timestamp`` among a session file's first lines ("~", after any time, when none)."""
+    try:
+        with path.open("rb") as fh:
+            for _ in range(lines):
+                raw = fh.readline(256 * 1024)
+                if not raw:
+                    break
+                with contextlib.suppress(ValueError, RecursionError):
+                    obj = json.loads(raw)
+                    if isinstance(obj, dict) and isinstance(obj.get("timestamp"), str):
+                        return obj["timestamp"]
+    except OSError:
+        pass
+    return "~"
 
 
 def _what(source: LiveSource) -> str:
@@ -246,14 +285,33 @@ def _write(store: Store, window: WindowSettings, path: Path, fmt: str, content: 
     added = 0
     touched = []
     for conv in conversations:
+        rows = ingest.message_rows(conv)
+        if fmt == "claude_code" and store.conversation_id(fmt, conv.external_id) is None:
+            rows = _without_replays(store, fmt, conv.external_id, rows, report)
+            if not rows:
+                continue  # all of it a replay so far: the conversation begins with its first new message
         cid = store.upsert_conversation(new.source_id, fmt, conv.external_id, conv.title, conv.kind)
-        added += store.add_messages(cid, new.source_id, ingest.message_rows(conv))
+        added += store.add_messages(cid, new.source_id, rows)
         touched.append(cid)
     report.windows_written += window_pending(store, window, only=touched)
     st.grow_source(store, new.source_id, len(conversations), added)
     report.conversations += len(conversations)
     report.added += added
     return added
+
+
+def _without_replays(store: Store, fmt: str, conversation: str, rows: list[MessageRow],
+                     report: SyncReport) -> list[MessageRow]:
+    """A new session's messages less those stored under the same id in another session of the format:
+    a resumed Claude Code session begins with a copy of earlier messages (the importer's
+    ``resumed_replay``), which `rawrag import` drops when both files are in one import."""
+    have = {row[0] for row in store.conn.cursor().execute(
+        "SELECT m.external_id FROM conversations c JOIN messages m ON m.conversation_id = c.id"
+        " WHERE c.format = ? AND c.external_id != ? AND m.external_id IN (SELECT value FROM json_each(?))",
+        (fmt, conversation, json.dumps([r.external_id for r in rows])))}
+    if have:
+        report.skipped["resumed_replay"] = report.skipped.get("resumed_replay", 0) + len(have)
+    return [r for r in rows if r.external_id not in have]
 
 
 def _read_export(store: Store, window: WindowSettings, path: Path, fmt: str, stat: Any, guard: Any,
