@@ -83,7 +83,7 @@ class Store:
         self._speakers: tuple[tuple[int, int], list[str]] | None = None
         self._in_use: int | None = None  # the in-use lock's descriptor (encryption.hold_open)
         self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
-        self._matrices = VectorMatrices(conn, self.generation)  # the dense channel's in-memory copy
+        self._matrices = VectorMatrices(conn, self.generation, str(path.resolve()))  # dense, in memory
         self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
 
     @classmethod

@@ -19,14 +19,17 @@ The store stays the single source of truth. The matrix is a copy of
   ``vectors-removed:space-N``), or the largest id went down (a rolled-back
   write): read again whole.
 
-A matrix is never kept from inside an open write transaction (its rows could
-still be rolled back). Which windows a vector stands for is always asked of
-SQL at query time, so a deleted window never comes back from a stale row.
+A matrix is never read from inside an open write transaction (its rows could
+still be rolled back): the SQL paths answer there. Which windows a vector
+stands for is always asked of SQL at query time, so a deleted window never
+comes back from a stale row. One copy per database file per process, shared
+by its connections.
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +49,6 @@ class SpaceMatrix:
     ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     count: int = 0
     removed: str | None = None
-    stamp: tuple[int, int] = (-1, -1)
 
     def __post_init__(self) -> None:
         self._buffer = np.zeros((0, self.dims), dtype=np.float32)
@@ -73,15 +75,17 @@ class SpaceMatrix:
             self._buffer = grown
         self._buffer[self.count: need] = vectors
         self.ids = np.concatenate([self.ids, ids])
-        self.count = need
+        self.count = need  # last: a search reading count sees rows and ids already there
 
     def nearest(self, query: np.ndarray, n: int, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(vector ids, cosine distances) of the ``n`` nearest, nearest first; ``rows``: among these rows only."""
         q = np.asarray(query, dtype=np.float32)
         norm = float(np.linalg.norm(q))
         q = q / norm if norm > 0 else q
-        ids = self.ids if rows is None else self.ids[rows]
-        sims = (self.unit if rows is None else self.unit[rows]) @ q
+        count = self.count  # rows past it may be being appended by another connection
+        unit, all_ids = self._buffer[:count], self.ids[:count]
+        ids = all_ids if rows is None else all_ids[rows]
+        sims = (unit if rows is None else unit[rows]) @ q
         if len(sims) > n:
             part = np.argpartition(-sims, n - 1)[:n]
             ids, sims = ids[part], sims[part]
@@ -90,8 +94,10 @@ class SpaceMatrix:
 
     def rows_of(self, vector_ids: np.ndarray) -> np.ndarray:
         """Row numbers of the given vector ids (those held here)."""
-        at = np.minimum(np.searchsorted(self.ids, vector_ids), max(self.count - 1, 0))
-        return at[self.ids[at] == vector_ids] if self.count else at[:0]
+        count = self.count
+        ids = self.ids[:count]
+        at = np.minimum(np.searchsorted(ids, vector_ids), max(count - 1, 0))
+        return at[ids[at] == vector_ids] if count else at[:0]
 
 
 @dataclass
@@ -111,13 +117,20 @@ class DensePlan:
         return self.matrix.nearest(query, self.k, self.rows)
 
 
-class VectorMatrices:
-    """The matrices of one connection's spaces, kept current with the store (see the module doc)."""
+#: (database file, space id) -> its matrix, one per process: every connection to the file (the MCP
+#: server opens several) reads and checks the same copy, so the memory is paid once.
+_SHARED: dict[tuple[str, int], SpaceMatrix] = {}
+_SHARED_LOCK = threading.Lock()  # one connection at a time checks or reads rows into them
 
-    def __init__(self, conn: apsw.Connection, generation: Callable[[], tuple[int, int]]):
+
+class VectorMatrices:
+    """One connection's view of its database's matrices, kept current with the store (see the module doc)."""
+
+    def __init__(self, conn: apsw.Connection, generation: Callable[[], tuple[int, int]], database: str):
         self.conn = conn
         self.generation = generation  # Store.generation
-        self._spaces: dict[int, SpaceMatrix] = {}
+        self.database = database
+        self._checked: dict[int, tuple[tuple[int, int], SpaceMatrix]] = {}  # space -> (stamp, matrix checked then)
         self._too_big: dict[int, tuple[int, int]] = {}  # space -> the stamp when it was found too big
 
     def _scalar(self, sql: str, args: tuple = ()) -> Any:
@@ -125,47 +138,53 @@ class VectorMatrices:
         return row[0] if row else None
 
     def drop(self) -> None:
-        self._spaces.clear()
+        """Forget every matrix of this database (vectors were removed: the next search reads them again)."""
+        self._checked.clear()
         self._too_big.clear()
+        with _SHARED_LOCK:
+            for key in [k for k in _SHARED if k[0] == self.database]:
+                del _SHARED[key]
 
     def current(self, space_id: int, dims: int, max_bytes: int) -> SpaceMatrix | None:
-        """The space's matrix as the store holds it now; None when it would take more than ``max_bytes``."""
+        """The space's matrix as the store holds it now; None when it would take more than
+        ``max_bytes``, or while this connection has a write open (rows that may still be rolled
+        back are never kept: the SQL paths, which see them, answer)."""
         stamp = self.generation()
-        held = self._spaces.get(space_id)
-        if held is not None and held.stamp == stamp:
-            return held
-        if self._too_big.get(space_id) == stamp:
+        key = (self.database, space_id)
+        checked = self._checked.get(space_id)
+        if checked is not None and checked[0] == stamp and _SHARED.get(key) is checked[1]:
+            return checked[1]
+        if self._too_big.get(space_id) == stamp or self.conn.in_transaction:
             return None
-        in_write = self.conn.in_transaction
-        if not in_write:
+        with _SHARED_LOCK:
             self.conn.cursor().execute("BEGIN")  # one snapshot for the checks and the rows read
-        try:
-            removed = self._scalar("SELECT value FROM meta WHERE key = ?", (f"{REMOVED_KEY}{space_id}",))
-            top = int(self._scalar(f"SELECT COALESCE(MAX(id), 0) FROM vecf_{space_id}"))
-            if held is None or held.removed != removed or top < held.top or held.dims != dims:
-                count = int(self._scalar("SELECT COUNT(*) FROM vectors WHERE space_id = ?", (space_id,)))
-                if count * dims * 4 > max_bytes:
-                    return self._too_large(space_id, stamp, in_write)
-                held = SpaceMatrix(dims, removed=removed)
-            if top > held.top:
-                self._read(held, space_id, max_bytes)
-                if held.nbytes > max_bytes:
-                    return self._too_large(space_id, stamp, in_write)
-        finally:
-            if not in_write:
+            try:
+                held = self._refresh(key, space_id, dims, max_bytes)
+            finally:
                 self.conn.cursor().execute("COMMIT")
-        if in_write:  # rows that may still be rolled back: use them once, keep nothing
-            self._spaces.pop(space_id, None)
-            return held
-        held.stamp = stamp
-        self._spaces[space_id] = held
+        if held is None:
+            self._too_big[space_id] = stamp
+            return None
+        self._checked[space_id] = (stamp, held)
         return held
 
-    def _too_large(self, space_id: int, stamp: tuple[int, int], in_write: bool) -> SpaceMatrix | None:
-        self._spaces.pop(space_id, None)
-        if not in_write:
-            self._too_big[space_id] = stamp
-        return None  # the SQL paths answer
+    def _refresh(self, key: tuple[str, int], space_id: int, dims: int, max_bytes: int) -> SpaceMatrix | None:
+        removed = self._scalar("SELECT value FROM meta WHERE key = ?", (f"{REMOVED_KEY}{space_id}",))
+        top = int(self._scalar(f"SELECT COALESCE(MAX(id), 0) FROM vecf_{space_id}"))
+        held = _SHARED.get(key)
+        if held is None or held.removed != removed or top < held.top or held.dims != dims:
+            _SHARED.pop(key, None)
+            count = int(self._scalar("SELECT COUNT(*) FROM vectors WHERE space_id = ?", (space_id,)))
+            if count * dims * 4 > max_bytes:
+                return None
+            held = SpaceMatrix(dims, removed=removed)
+        if top > held.top:  # appended in place: a search using it meanwhile sees a whole prefix
+            self._read(held, space_id, max_bytes)
+            if held.nbytes > max_bytes:
+                _SHARED.pop(key, None)
+                return None
+        _SHARED[key] = held
+        return held
 
     def _read(self, held: SpaceMatrix, space_id: int, max_bytes: int, batch: int = 8192) -> None:
         cur = self.conn.cursor().execute(
