@@ -174,7 +174,7 @@ def test_an_unreadable_source_fails_loudly_one_line_each(tree, tmp_path):
     code, out, err = run_cli("sync", "--no-embed", "--quiet", home=home)
     assert code == 1
     failed = [line for line in err.splitlines() if line.startswith("rawrag: sync failed:")]
-    assert failed == [f"rawrag: sync failed: {gone}: cannot read this folder: {gone}: no such folder"]
+    assert failed == [f"rawrag: sync failed: {gone}: cannot read this folder: no such folder"]
     assert "20 messages added" in out  # the other sources were read all the same
     code, out, err = run_cli("status", home=home)
     assert code == 0 and "1 failed" in out and f"failed: {gone}" in out

@@ -117,7 +117,7 @@ def _list(args: argparse.Namespace, sources: list[dict], last: dict | None) -> i
     for s in sources:
         where = "" if s["exists"] else "  (missing)"
         print(f"{s['origin']:<6} {s['kind']:<12} {s['path']}  [{s['pattern']}]  "
-              f"{s['files_read']:,} files read, {s['messages_added']:,} messages{where}")
+              f"files read: {s['files_read']:,}, messages: {s['messages_added']:,}{where}")
     if last:
         print(f"last sync {last['at']}: {last['added']:,} added, {last['failed_count']} failed")
     return 0

@@ -11,6 +11,7 @@ so the next sync does not find it again.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ class LiveSource:
     def files(self) -> Iterator[Path]:
         """The files to read, in a stable order; raises OSError when the folder cannot be read."""
         if not self.path.is_dir():
-            raise FileNotFoundError(f"{self.path}: no such folder")
+            raise FileNotFoundError(errno.ENOENT, "no such folder", str(self.path))
         os.listdir(self.path)  # an unreadable folder fails here, not silently as an empty glob
         for found in sorted(self.path.glob(self.pattern)):
             if not found.is_file() or found.is_symlink():
