@@ -56,13 +56,22 @@ def test_citations_map_to_evidence_and_stream_matches_answer():
     assert set(ans.timings) >= {"search", "pack", "read", "first_token", "load"}
     assert ans.timings["search"] == 0.25
     prompt, _max_tokens = reader.prompts[0]
-    assert "Today is Thursday, 1 June 2023." in prompt
+    # Today's date is the reader's only when the question needs it: else it could only leak into the answer.
+    assert "Today is" not in prompt and "June" not in prompt
     assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
     assert "Question: Who is Max?" in prompt
     assert NOT_IN_HISTORY in prompt
     assert ans.evidence_tokens == len(ans.evidence_text.split()) > 0
     js = ans.to_json()
     assert js["citations"][1]["external_id"] == "D1:3" and js["answer"] == ans.answer
+
+
+def test_todays_date_is_told_only_to_a_question_about_now():
+    for question, told in (("How long ago did Caroline adopt Max?", True), ("Who is Max?", False),
+                           ("卡罗琳三天前做了什么？", True), ("マックスは何歳ですか？", False)):
+        reader = ScriptedReader(["Max"])
+        answer_question(question, RESULT, lambda r=reader: r, date="2023-06-01")
+        assert ("Today is Thursday, 1 June 2023." in reader.prompts[0][0]) is told, question
 
 
 def test_invented_citations_are_cut_from_stream_and_counted():

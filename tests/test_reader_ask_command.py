@@ -44,9 +44,10 @@ class Reader:
 
 
 class StandInMemory:
-    def __init__(self, home, hits):
-        self.settings = load_settings(home)
+    def __init__(self, home, hits, reader=Reader, **overrides):
+        self.settings = load_settings(home, **overrides)
         self.hits = hits
+        self.reader = reader
         self.loaded = 0
 
     def search(self, query, mode=None, limit=None, candidates=None):
@@ -54,7 +55,7 @@ class StandInMemory:
 
     def _reader(self):
         self.loaded += 1
-        return Reader()
+        return self.reader()
 
     def close(self):
         pass
@@ -65,7 +66,7 @@ class StandInMemory:
         return answer_question(question, result, self._reader, date=date, on_token=on_token,
                                on_evidence=on_evidence, on_progress=on_progress,
                                answer_tokens=self.settings.reader.answer_tokens,
-                               prompt_style="cited")
+                               prompt_style="cited", checks=self.settings.answer.checks)
 
 
 HITS = [Hit(1, 1, "chat", 1, "", messages=[
@@ -78,8 +79,8 @@ HITS = [Hit(1, 1, "chat", 1, "", messages=[
 def memory(tmp_path, monkeypatch):
     holder = {}
 
-    def open_memory(args):
-        holder["mem"] = StandInMemory(tmp_path, holder.get("hits", HITS))
+    def open_memory(args, **overrides):
+        holder["mem"] = StandInMemory(tmp_path, holder.get("hits", HITS), holder.get("reader", Reader), **overrides)
         return holder["mem"]
 
     from rawrag_tui.commands import common
@@ -122,3 +123,55 @@ def test_empty_question_is_a_user_error(memory):
 
     with pytest.raises(UserError, match="empty"):
         ask_cmd.run(parser().parse_args(["ask", "  "]))
+
+
+class LateReader(Reader):
+    """Answers the trip question with the date the trip was reported on, not the one it moved to."""
+
+    def answer(self, prompt, max_tokens=256, on_progress=None):
+        yield from ["4 May", " 2026"]
+
+
+def test_the_first_answer_printed_is_the_final_one_and_the_readers_words_its_note(memory, capsys):
+    from tests.test_stated_dates import QUESTION, TRIP
+
+    memory["hits"], memory["reader"] = [Hit(1, 1, "Climbing crew", 1, "", messages=TRIP)], LateReader
+    assert ask_cmd.run(parser().parse_args(["ask", QUESTION])) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0] == "3 May 2026"  # the corrected value is the answer, printed first
+    assert lines[1] == ('  (the reader said "4 May 2026", which no message says; [2], '
+                        "the latest message on this, says 3 May 2026)")
+    assert "4 May 2026" not in out.replace(lines[1], "") and "4 May" not in err  # not streamed off a terminal
+    data = json.loads(_run_json(memory, capsys, QUESTION))
+    assert data["answer"] == "3 May 2026" and data["reader_said"] == "4 May 2026"
+
+
+def test_no_checks_streams_the_readers_words_as_the_answer(memory, capsys):
+    from tests.test_stated_dates import QUESTION, TRIP
+
+    memory["hits"], memory["reader"] = [Hit(1, 1, "Climbing crew", 1, "", messages=TRIP)], LateReader
+    assert ask_cmd.run(parser().parse_args(["ask", QUESTION, "--no-checks"])) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines() == ["4 May 2026"] and memory["mem"].settings.answer.checks == ()
+
+
+def test_on_a_terminal_the_draft_shows_dimmed_on_stderr_and_is_wiped():
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    draft = ask_cmd.Draft(term)
+    draft.write("4 May")
+    draft.write(" 2026")
+    assert term.getvalue() == "\x1b[2mreader: 4 May 2026"
+    draft.wipe()
+    assert term.getvalue().endswith("\x1b[0m\r\x1b[K") and draft.text == ""
+
+
+def _run_json(memory, capsys, question):
+    assert ask_cmd.run(parser().parse_args(["ask", question, "--json"])) == 0
+    return capsys.readouterr().out

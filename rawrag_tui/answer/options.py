@@ -23,4 +23,5 @@ def answer_options(settings: Settings) -> dict[str, Any]:
     r = settings.reader
     return {"answer_tokens": r.answer_tokens, "prompt_style": prompt_style(settings),
             "evidence_tokens": evidence_ceiling(settings), "select": r.select,
-            "first_token_seconds": r.first_token_seconds, "min_evidence_tokens": r.min_evidence_tokens}
+            "first_token_seconds": r.first_token_seconds, "min_evidence_tokens": r.min_evidence_tokens,
+            "checks": settings.answer.checks}

@@ -54,8 +54,7 @@ _CITED = _RULES + (
 Messages:
 {evidence}
 
-Today is {date}.
-Question: {question}
+{today}Question: {question}
 Short answer:"""
 
 # Measured on LoCoMo evidence (bench/reader_locomo.py): Qwen2.5-Coder-0.5B
@@ -67,8 +66,7 @@ _PLAIN = _RULES + """ Reply with a short phrase only: a date, a name, a place or
 Messages:
 {evidence}
 
-Today is {date}.
-Question: {question}
+{today}Question: {question}
 Short answer:"""
 
 STYLES = {"cited": _CITED, "plain": _PLAIN}
@@ -104,10 +102,14 @@ def parse_question_date(value: str | dt.date | None) -> dt.date:
     return dt.date.fromisoformat(value)
 
 
-def build_prompt(question: str, evidence: str, date: str | dt.date | None = None, style: str = "cited") -> str:
-    """The full user message: numbered evidence, date, rules, question."""
+def build_prompt(question: str, evidence: str, date: str | dt.date | None = None, style: str = "cited",
+                 say_date: bool = True) -> str:
+    """The full user message: numbered evidence, date, rules, question. Without
+    ``say_date`` the reader is not told today's date: an answer cannot then
+    write a date no message states because it is today (the faces pass it only
+    when the question needs it, ``lang.asks_about_now``)."""
     return _template(style).format(
-        date=format_date(parse_question_date(date)),
+        today=f"Today is {format_date(parse_question_date(date))}.\n" if say_date else "",
         evidence=evidence.strip() or "(none)",
         question=question.strip(),
         abstain=NOT_IN_HISTORY,

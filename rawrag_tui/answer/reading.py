@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from ..lang import asks_about_now
 from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import SearchResult
@@ -72,6 +73,7 @@ def answer_question(
     on_token: TokenCallback | None = None,
     on_evidence: EvidenceCallback | None = None,
     on_progress: Progress | None = None,
+    checks: Sequence[str] | None = None,  # [answer] checks: the checks that may replace the reader's answer
     answer_tokens: int = DEFAULT_ANSWER_TOKENS,
     prompt_style: str = "cited",
     evidence_tokens: int = 0,
@@ -113,7 +115,8 @@ def answer_question(
     # The first-token clock starts here: reading the fixed prefix ahead is
     # part of the wait, and so is choosing the evidence after it.
     clock = {"start": time.perf_counter()}
-    frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style))
+    say_date = asks_about_now(question)  # else today's date is not the reader's to write
+    frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style, say_date))
     budget = max(model.context_tokens - frame_tokens - answer_tokens, 0)
     if evidence_tokens > 0:
         budget = min(budget, evidence_tokens)
@@ -133,7 +136,7 @@ def answer_question(
         packed = pack_evidence(result.hits, budget, model.count_tokens, views)
     else:
         raise ValueError(f"reader.select: {select!r} is neither 'messages' nor 'windows'")
-    prompt = build_prompt(question, packed.text, date, prompt_style)
+    prompt = build_prompt(question, packed.text, date, prompt_style, say_date)
     prompt_tokens = model.count_tokens(prompt)
     timings["pack"] = time.perf_counter() - started
     if on_evidence:
@@ -151,7 +154,8 @@ def answer_question(
 
     answer = tidy(text)
     reader_said = correction = ""
-    corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views)
+    corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views,
+                                 checks, date)
     if corrected is not None:
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message]

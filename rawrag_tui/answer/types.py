@@ -48,12 +48,15 @@ class Answer:
     #: A plain answer (not an abstention) that no evidence message supports:
     #: the faces say it may be a guess.
     unsupported: bool = False
-    #: The reader's own answer when a second pass replaced it: a "when"
-    #: answer no message states, replaced by the date the latest message on
-    #: the subject states (answer/checks/stated_dates.py), or a value a later
-    #: message on the subject changed (answer/checks/later_values.py). Empty when kept.
+    #: The reader's own answer when a check replaced it (``answer`` is then the
+    #: corrected value, the one every face shows first): a "when" answer no
+    #: message states, replaced by the date the latest message on the subject
+    #: states (answer/checks/stated_dates.py), or a value a later message on
+    #: the subject changed (answer/checks/later_values.py). Empty when kept.
     reader_said: str = ""
-    #: Why it was replaced, in words the faces show after the reader's answer.
+    #: The note every face shows under the corrected answer: what the reader
+    #: said and which message says otherwise ('the reader said "4 May 2026",
+    #: which no message says; [2], the latest message on this, says 3 May 2026').
     correction: str = ""
     #: Seconds: search, pack, load (the reader factory), warm (the fixed
     #: prefix read or loaded ahead), read and first_token (from the start of

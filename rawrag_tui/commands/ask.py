@@ -1,9 +1,15 @@
 """``rawrag ask QUESTION``: an answer from your own history, with citations.
 
-The answer streams to stdout as the reader writes it; the cited messages
-follow, each with the id it has in the original export. ``--json`` prints one
-object instead (no streaming). A question that finds no evidence is answered
-without loading the reader.
+The first answer printed is the final one. With the answer checks on
+(``[answer] checks``, the default) a check may still replace the reader's
+words once it has finished, so they are not streamed to stdout: on a
+terminal they show on stderr, dimmed, as the reader writes them, and are
+wiped when the final answer is printed; stdout holds only the final answer,
+then the note saying what the reader said instead (when a check replaced
+it), then the cited messages, each with the id it has in the original
+export. With ``--no-checks`` the reader's words are the answer and stream
+to stdout. ``--json`` prints one object instead (no streaming). A question
+that finds no evidence is answered without loading the reader.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ def register(subparsers) -> None:
     p.add_argument("--date", type=_iso_date, help="the day the question is asked (YYYY-MM-DD; default today)")
     p.add_argument("--show-evidence", action="store_true", help="print the numbered messages the reader sees")
     p.add_argument("--gpu-layers", metavar="auto|N", help="layers on the GPU (default: reader.gpu_layers, auto)")
+    p.add_argument("--no-checks", action="store_true",
+                   help="keep the reader's words as they are (no answer check replaces them; [answer] checks)")
     from .common import add_filters
 
     add_filters(p)
@@ -53,8 +61,6 @@ def print_citations(answer, out: TextIO) -> None:
     for c in answer.citations:
         print(f"  [{c.n}] {c.external_id} · {format_timestamp(c.timestamp)} · {c.speaker}: {_short(c.text)}", file=out)
     notes = []
-    if answer.reader_said:
-        notes.append(f"corrected: {answer.correction}")
     if answer.unsupported:
         notes.append("no message in the evidence says this: it may be the reader's guess (--show-evidence)")
     if answer.dropped_citations:
@@ -67,6 +73,36 @@ def print_citations(answer, out: TextIO) -> None:
         print(f"  ({note})", file=sys.stderr)
 
 
+class Draft:
+    """The reader's words as it writes them, shown dimmed on a terminal's stderr
+    and wiped before the final answer is printed (off a terminal: not shown)."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.text = ""
+
+    def write(self, piece: str) -> None:
+        if not self.tty:
+            return
+        if not self.text:
+            self.stream.write("\x1b[2mreader: ")
+        self.text += piece
+        self.stream.write(piece)
+        self.stream.flush()
+
+    def wipe(self) -> None:
+        if not self.text:
+            return
+        import shutil
+
+        lines = 1 + (len("reader: ") + len(self.text)) // max(shutil.get_terminal_size().columns, 1) \
+            + self.text.count("\n")
+        self.stream.write("\x1b[0m\r\x1b[K" + "\x1b[1A\x1b[K" * (lines - 1))
+        self.stream.flush()
+        self.text = ""
+
+
 def run(args) -> int:
     from .common import ProgressPrinter, filters_from, open_memory
 
@@ -74,8 +110,10 @@ def run(args) -> int:
     if not question:
         raise UserError("ask: the question is empty")
     as_json = args.json
-    mem = open_memory(args)
+    mem = open_memory(args, answer={"checks": ()}) if getattr(args, "no_checks", False) else open_memory(args)
     out = sys.stdout
+    # With checks on, the reader's words are a draft until they have run.
+    draft = Draft(sys.stderr) if mem.settings.answer.checks else None
 
     def show_evidence(packed) -> None:
         if args.show_evidence and not as_json:
@@ -86,6 +124,9 @@ def run(args) -> int:
 
     def stream(piece: str) -> None:
         progress.finish()
+        if draft is not None:
+            draft.write(piece)
+            return
         out.write(piece)
         out.flush()
 
@@ -101,6 +142,8 @@ def run(args) -> int:
         )
     finally:
         progress.finish()
+        if draft is not None:
+            draft.wipe()
         mem.close()
     if as_json:
         data = answer.to_json()
@@ -108,9 +151,9 @@ def run(args) -> int:
             data["evidence"] = [m.to_json() for m in answer.evidence]
         print(json.dumps(data, ensure_ascii=False), file=out)
     else:
-        print(file=out)
+        print(answer.answer if draft is not None else "", file=out)
         if answer.reader_said:
-            print(f"Answer: {answer.answer}", file=out)
+            print(f"  ({answer.correction})", file=out)
         if (answer.citations or answer.dropped_citations or answer.dropped_windows or answer.cut_messages
                 or answer.unsupported):
             print_citations(answer, out)

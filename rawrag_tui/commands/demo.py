@@ -68,7 +68,9 @@ def _answer(ask, question: str, quiet: bool) -> dict | None:
     if not quiet:
         print("A: ", end="", flush=True)
     try:
-        answer = ask(question, on_token=None if quiet else lambda piece: print(piece, end="", flush=True))
+        # Not streamed: an answer check may still replace the reader's words, and the
+        # A: line holds the final answer (the reader's own words follow as a note).
+        answer = ask(question)
     except UserError as exc:
         if not quiet:
             print(f"(no answer: {exc})")
@@ -77,8 +79,8 @@ def _answer(ask, question: str, quiet: bool) -> dict | None:
         cited = ", ".join(f"[{c.n}] {c.speaker} {format_timestamp(c.timestamp)}".strip() for c in answer.citations)
         if answer.unsupported:
             cited = "no message in the evidence says this: it may be the reader's guess"
+        print(answer.answer, end="")
         if answer.reader_said:
-            # The reader's words were streamed above; a second pass replaced them.
-            print(f"\n   corrected: {answer.answer} ({answer.correction})", end="")
+            print(f"\n   note: {answer.correction}", end="")
         print(f"\n   sources: {cited or 'none cited'}   ({answer.timings.get('read', 0):.1f} s)")
     return answer.to_json()

@@ -13,12 +13,13 @@ a regex with words in it.
 :func:`detect` is cheap and per text, by script first: any kana is Japanese;
 other CJK text (Han, Hangul), when its characters are at least as many as its
 Latin words, is Chinese (Han) or undetermined (Hangul: no module yet). Latin
-text is English when it holds one of English's function words
-(:data:`.en.SIGNALS`) or is too short to tell (under six words: "Ok, 3pm!");
-longer Latin text with none ("Me mudé a Braga el mes pasado") and other
-scripts are undetermined, and get the neutral behaviour. A new language is a
+text is English unless it holds more function words of German, Spanish,
+Portuguese or French (lang/latin.py) than of English (:data:`.en.SIGNALS`):
+"Me mudé a Braga el mes pasado" is undetermined, "Ok, 3pm!" English (what
+every Latin text was before there were language modules). Undetermined
+text, and other scripts, get the neutral behaviour. A new language is a
 module with a :class:`~.base.Language` subclass and a line in :data:`REGISTRY`
-(and, for a Latin-script one, its signal words in :func:`detect`).
+(and, for a Latin-script one, its signal words move from lang/latin.py into it).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import re
 from collections.abc import Iterable
 
 from . import en, ja, zh
+from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
 __all__ = ["REGISTRY", "Language", "annotate", "asks_about_now", "asks_when", "dates_in", "detect", "get",
@@ -40,8 +42,6 @@ _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
-#: Latin text this short is taken for English: too few words to tell.
-_SHORT = 6
 
 
 def detect(text: str) -> str:
@@ -55,9 +55,9 @@ def detect(text: str) -> str:
     words = [w for w in WORD.findall(text) if not w.isdigit()]
     if not latin or len(latin) * 2 < len(words):
         return "und" if words else "en"
-    if len(latin) < _SHORT or any(w in en.SIGNALS for w in latin):
-        return "en"
-    return "und"
+    english = sum(w in en.SIGNALS for w in latin)
+    other = max(sum(w in signals for w in latin) for signals in latin_signals.SIGNALS.values())
+    return "und" if other > english else "en"
 
 
 def get(code: str) -> Language:

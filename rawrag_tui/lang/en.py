@@ -38,11 +38,15 @@ only other ours ourselves out over own re s same should some such t than theirs 
 through too under until up ve very while whom would yours yourself yourselves
 """.split())
 
-#: Function words English has and its Latin-script neighbours mostly do not:
-#: one of them in a text is the sign that it is English (see lang/__init__.py).
+#: Common English words its Latin-script neighbours (German, Spanish,
+#: Portuguese, French) do not share: one of them in a text is the sign that it
+#: is English (see lang/__init__.py). Time words are here too, so a short
+#: line such as "Last year I painted a sunrise" is read as English.
 SIGNALS = frozenset(
-    "the and is are was were you your my with for that this what when where which who have has had will would "
-    "not but it's i'm don't of to at we they she he her his him our their been does did from just".split()
+    "the and is are were you your my with for that this what when where which who have has had would i it "
+    "not but it's i'm don't can't i'll we'll you're they're that's let's of to at we they she his him our their "
+    "been does did from just some any more really thanks great cool wow awesome sounds love "
+    "yesterday today tomorrow tonight last next ago week weekend month year morning evening night".split()
 )
 
 #: Endings taken off before the prefix is cut, longest first; what is left

@@ -117,7 +117,11 @@ class AskScreen(RawragScreen):
         if not self.streamed:
             self.hide_reading()
         self.streamed += piece
-        self.set_answer(self.styled_answer(self.streamed))
+        if self.host.settings.answer.checks:  # a draft: a check may still replace it, so it is not the answer
+            self.set_answer(Text(f"the reader is writing: {self.streamed}",
+                                 style=self.get_component_rich_style("ask--note")))
+        else:
+            self.set_answer(self.styled_answer(self.streamed))
         self.query_one("#answer-box", VerticalScroll).scroll_end(animate=False)
 
     def show_error(self, message: str) -> None:
@@ -127,7 +131,10 @@ class AskScreen(RawragScreen):
     def show_answer(self, answer) -> None:
         self.hide_reading()
         self.answer = answer
-        self.set_answer(self.styled_answer(answer.answer or self.streamed or "(no answer)"))
+        shown = self.styled_answer(answer.answer or self.streamed or "(no answer)")
+        if answer.reader_said:  # the final answer first; what the reader said, under it
+            shown.append(f"\n{answer.correction}", style=self.get_component_rich_style("ask--note"))
+        self.set_answer(shown)
         self.citations = list(answer.citations)
         options = []
         width = max(self.size.width - 10, 30)
@@ -141,8 +148,6 @@ class AskScreen(RawragScreen):
         citations = self.query_one("#citations", OptionList)
         citations.set_options(options)
         notes = ""
-        if answer.reader_said:
-            notes += f" · corrected: {answer.correction}"
         if answer.unsupported:
             notes += " · no message says this: it may be a guess"
         if answer.superseded:

@@ -1,0 +1,159 @@
+"""Answers in every language: the language modules (rawrag_tui/lang), the
+``[answer] checks`` setting, the final answer first, today's date kept out
+of answers, and CJK answers matched to their sources by characters."""
+
+from __future__ import annotations
+
+import pytest
+
+from rawrag_tui import lang
+from rawrag_tui.answer.checks import first_correction
+from rawrag_tui.answer.checks.stated_dates import check as stated
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.errors import UserError
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.settings import ANSWER_CHECKS, load_settings
+from tests.test_stated_dates import QUESTION, TRIP, OneAnswer
+
+
+def msg(mid, text, ts, speaker, conversation="chat"):
+    return EvidenceMessage(mid, f"m{mid}", 1, conversation, mid, ts, speaker, "user", text)
+
+
+def result_of(question, messages):
+    return SearchResult(question, "hybrid", [Hit(1, 1, "chat", 1, "", messages=messages)], {"total": 0.0})
+
+
+# -- detection and the modules ---------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("Which city does Ines live in now?", "en"),
+    ("Ok, 3pm!", "en"),  # too short to tell: English
+    ("王芳的猫叫什么名字？", "zh"),
+    ("佐藤さんの歯医者の予約はいつですか？", "ja"),
+    ("Me mudé a Braga el mes pasado con mi hermana", "und"),  # no English word: not English
+    ("Ich bin am 3. Mai nach Berlin umgezogen, endlich", "und"),
+    ("Переехала в Брагу", "und"),
+])
+def test_detect_by_script_and_english_signal_words(text, code):
+    assert lang.detect(text) == code
+
+
+def test_english_rules_run_only_on_english_text():
+    assert lang.annotate("I moved yesterday", "2026-03-10T10:00:00Z") == "I moved yesterday (9 March 2026)"
+    # The same letters in a text detected as another language are not English words.
+    spanish = "La reunión de today es en la oficina de la calle mayor"
+    assert lang.detect(spanish) == "und" and lang.annotate(spanish, "2026-03-10T10:00:00Z") == spanish
+    assert lang.asks_when("When is the party?") and not lang.asks_when("¿Cuándo es la fiesta de mi hermana?")
+
+
+def test_cjk_dates_and_questions():
+    assert lang.dates_in("牙医改到3月21日了", "2026-03-10T10:00:00Z") == ["2026年3月21日"]
+    assert lang.dates_in("歯医者の予約を3月21日に変更しました", "2026-03-10T10:00:00Z") == ["2026年3月21日"]
+    assert lang.dates_in("2025年12月1日に引っ越した", "2026-03-10T10:00:00Z") == ["2025年12月1日"]
+    assert lang.asks_when("佐藤さんの歯医者の予約はいつですか？") and lang.asks_when("婚礼是什么时候？")
+    assert not lang.asks_when("王芳的猫叫什么名字？")
+    # Words are bigrams: the subject of a Chinese question is found in a Chinese message.
+    assert {"王芳", "的猫"} <= lang.query_terms("王芳的猫叫什么名字？")
+    assert "的猫" in lang.word_stems("王芳说：我的猫叫小白")
+
+
+def test_a_cjk_when_answer_no_message_states_gives_way_to_the_latest_stated_date():
+    messages = [msg(1, "歯医者の予約は3月14日です", "2026-03-01T10:00:00Z", "佐藤"),
+                msg(2, "歯医者の予約を3月21日に変更しました", "2026-03-10T10:00:00Z", "佐藤")]
+    question = "佐藤さんの歯医者の予約はいつですか？"
+    fixed = stated(question, "3月12日", messages)
+    assert fixed is not None and (fixed.message, fixed.text) == (2, "2026年3月21日")
+    assert stated(question, "3月21日", messages) is None  # a message states it: kept
+
+
+# -- CJK answers find their sources --------------------------------------------------------
+
+@pytest.mark.parametrize(("question", "said", "messages", "source"), [
+    ("王芳的猫叫什么名字？", "小白",
+     [msg(1, "周末去爬山吗？", "2026-01-01T10:00:00Z", "李雷"),
+      msg(2, "我的猫叫小白，今年三岁了。", "2026-01-02T10:00:00Z", "王芳")], "m2"),
+    ("王芳养了什么动物？", "猫",  # one character: matched as itself
+     [msg(1, "周末去爬山吗？", "2026-01-01T10:00:00Z", "李雷"),
+      msg(2, "我的猫叫小白，今年三岁了。", "2026-01-02T10:00:00Z", "王芳")], "m2"),
+    ("田中さんはどこに住んでいますか？", "札幌",
+     [msg(1, "来月から札幌に住むことになりました。", "2026-01-01T10:00:00Z", "田中"),
+      msg(2, "いいね！", "2026-01-01T10:05:00Z", "鈴木")], "m1"),
+])
+def test_cjk_answers_are_matched_to_their_sources_not_flagged(question, said, messages, source):
+    answer = answer_question(question, result_of(question, messages), lambda: OneAnswer(said),
+                             prompt_style="plain", checks=())
+    assert not answer.unsupported and [c.external_id for c in answer.citations] == [source]
+    guess = answer_question(question, result_of(question, messages), lambda: OneAnswer("大阪"),
+                            prompt_style="plain", checks=())
+    assert guess.unsupported  # a CJK answer no message holds is still flagged
+
+
+# -- the checks setting ----------------------------------------------------------------------
+
+def test_checks_setting_is_typed_and_refuses_unknown_names_in_one_line(tmp_path, monkeypatch):
+    assert load_settings(tmp_path).answer.checks == ANSWER_CHECKS
+    (tmp_path / "config.toml").write_text('[answer]\nchecks = ["later_values"]\n')
+    assert load_settings(tmp_path).answer.checks == ("later_values",)
+    monkeypatch.setenv("RAWRAG_ANSWER_CHECKS", "")
+    assert load_settings(tmp_path).answer.checks == ()
+    monkeypatch.delenv("RAWRAG_ANSWER_CHECKS")
+    (tmp_path / "config.toml").write_text('[answer]\nchecks = ["stated_date"]\n')
+    with pytest.raises(UserError) as exc:
+        load_settings(tmp_path)
+    assert str(exc.value) == ("setting answer.checks: unknown name 'stated_date'; "
+                              "known: stated_dates, later_values")
+    (tmp_path / "config.toml").write_text("[answer]\nchecks = 3\n")
+    with pytest.raises(UserError, match="not a list of names"):
+        load_settings(tmp_path)
+
+
+def test_every_check_can_be_turned_off():
+    from rawrag_tui.answer.checks import BY_NAME
+
+    assert set(BY_NAME) == set(ANSWER_CHECKS)
+    result = result_of(QUESTION, TRIP)
+    on = answer_question(QUESTION, result, lambda: OneAnswer("4 May 2026"), prompt_style="plain")
+    assert on.answer == "3 May 2026"
+    for kept in ((), ("later_values",)):
+        off = answer_question(QUESTION, result, lambda: OneAnswer("4 May 2026"), prompt_style="plain", checks=kept)
+        assert off.answer == "4 May 2026" and off.reader_said == "" and off.correction == ""
+
+
+# -- the final answer first, its note under it ----------------------------------------------
+
+def test_the_corrected_value_is_the_answer_and_the_readers_words_its_note():
+    answer = answer_question(QUESTION, result_of(QUESTION, TRIP), lambda: OneAnswer("4 May 2026 [4]"),
+                             prompt_style="cited", select="windows")  # every message, in order
+    assert answer.answer == "3 May 2026" and answer.reader_said == "4 May 2026 [4]"
+    assert answer.correction == ('the reader said "4 May 2026", which no message says; [2], '
+                                 "the latest message on this, says 3 May 2026")
+    data = answer.to_json()
+    assert data["answer"] == "3 May 2026" and data["correction"] == answer.correction
+
+
+# -- today's date ----------------------------------------------------------------------------
+
+def test_an_answer_holding_todays_date_that_no_message_states_gets_the_stated_date():
+    views = EvidenceViews()
+    question = "What happened on the Fontainebleau climbing trip?"  # not a "when" question
+    fixed = first_correction(question, "the trip, on 1 December 2026", "the trip, on 1 December 2026", TRIP,
+                             views, date="2026-12-01")
+    assert fixed is not None and fixed.correction.text == "3 May 2026"
+    # Another day than today, in an answer to a question that does not ask when: left alone.
+    assert first_correction(question, "on 2 December 2026", "on 2 December 2026", TRIP, views,
+                            date="2026-12-01") is None
+
+
+def test_the_demos_a_line_holds_the_final_answer_and_the_note_follows(capsys):
+    from rawrag_tui.commands.demo import _answer
+
+    def ask(question, **_):
+        return answer_question(question, result_of(question, TRIP), lambda: OneAnswer("4 May 2026"),
+                               prompt_style="plain")
+
+    assert _answer(ask, QUESTION, quiet=False)["answer"] == "3 May 2026"
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "A: 3 May 2026"
+    assert lines[1].startswith('   note: the reader said "4 May 2026"') and lines[2].startswith("   sources: [2]")
