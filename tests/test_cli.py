@@ -150,6 +150,8 @@ EVERY_COMMAND = [
     ["models", "rerank", "--model", "m", "q", "d"], ["models", "use", "bundled"],
     ["reader", "use", "bundled"], ["reader", "use", "http://127.0.0.1:8080/v1", "m"], ["reader", "list"],
     ["eval", "locomo", "f.json"], ["eval", "longmemeval", "f.json"], ["demo"], ["mcp"],
+    ["sync"], ["sync", "--watch"], ["sync", "--install", "--every", "5"], ["sync", "list"], ["sync", "add", "p"],
+    ["sync", "add", "p", "--pattern", "*.zip"], ["sync", "remove", "p"],
 ]
 
 
