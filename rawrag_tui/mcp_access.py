@@ -152,7 +152,7 @@ def serve_on(app: Any, sock: socket.socket) -> None:
     a Unix socket's file is removed once the server has shut down (before uvicorn re-raises the signal)."""
     import uvicorn
 
-    path = sock.getsockname() if sock.family == socket.AF_UNIX else None
+    path = sock.getsockname() if sock.family == getattr(socket, "AF_UNIX", None) else None  # (none on Windows)
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
