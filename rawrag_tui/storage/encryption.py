@@ -204,15 +204,17 @@ def _copy(db_path: Path, tmp: Path, new: str | None, stage: str, progress: Progr
         last = [0.0]
 
         def report() -> bool:
+            """Pages written so far; called inside VACUUM INTO, so it reports only once the copy exists."""
             now = time.monotonic()
-            if progress is not None and now - last[0] >= REPORT_EVERY_S:  # the first call always reports
-                last[0] = now
-                try:
-                    done = tmp.stat().st_size // page_size
-                except FileNotFoundError:
-                    done = 0
-                progress(stage, min(done, total), total)
-            return False  # go on
+            if progress is None or now - last[0] < REPORT_EVERY_S:
+                return False  # go on
+            try:
+                done = tmp.stat().st_size // page_size
+            except FileNotFoundError:
+                return False
+            last[0] = now
+            progress(stage, min(done, total), total)
+            return False
 
         src.set_progress_handler(report, PROGRESS_STEPS)
         src.execute("VACUUM INTO ?", (_target(tmp, new),))
