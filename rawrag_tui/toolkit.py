@@ -30,7 +30,7 @@ __all__ = [
     "doctor", "encrypt_home", "encryption_state", "init_home", "is_abstention", "load_embedder", "locomo_samples",
     "locomo_session_day", "model_export", "model_list", "model_open", "model_pull", "model_use", "needs_passphrase",
     "parse_query", "reader_choice", "reader_configured", "reader_missing", "reader_servers", "reader_use",
-    "rekey_home", "require_reader", "unlock",
+    "rekey_home", "require_reader", "speaker_named", "unlock",
 ]
 
 #: The export formats ``Memory.import_path`` reads (besides "auto").
@@ -81,6 +81,14 @@ def parse_query(text: str) -> ParsedQuery:
     from .search.query_syntax import parse_query as parse
 
     return parse(text)
+
+
+def speaker_named(typed: str, speaker: str) -> bool:
+    """Whether a ``from:`` term names ``speaker`` the way the store's filter matches it
+    (case, accents, a first name alone: "neeraj" names "Neeraj Kumar")."""
+    from .search.filters import match_speakers
+
+    return bool(match_speakers(typed, [speaker]))
 
 
 def count_tokens(text: str) -> int:

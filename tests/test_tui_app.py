@@ -8,7 +8,7 @@ from textual.widgets import Input, OptionList
 from rawrag_tui import toolkit
 from rawrag_tui.tui.screens.ask import AskScreen
 from rawrag_tui.tui.screens.conversation import ConversationScreen
-from rawrag_tui.tui.screens.dialogs import ConfirmDelete, HelpScreen, WelcomeScreen
+from rawrag_tui.tui.screens.dialogs import ConfirmCancelImport, ConfirmDelete, HelpScreen, WelcomeScreen
 from rawrag_tui.tui.screens.importing import ImportScreen
 from rawrag_tui.tui.screens.library import LibraryScreen
 from rawrag_tui.tui.screens.search import SearchScreen
@@ -96,11 +96,22 @@ async def test_path_completion_bad_path_and_escape(filled, tmp_path):
         assert box.value == str(tmp_path / "exports") + "/"
         box.value = str(tmp_path / "missing.zip")
         await until(pilot, lambda: "no such file" in text_of(screen.query_one("#detected")))
-        # escape: leaves the box when idle, cancels when an import runs
+        # escape only leaves the box, also while an import runs; c cancels, after a yes
         await pilot.press("escape")
         assert not box.has_focus
         screen.running, screen.meter = True, ProgressMeter(lambda *a: None)
+        screen.refresh_bindings()
         await pilot.press("escape")
+        assert not screen.meter.cancel.is_set() and app.screen is screen
+        await pilot.press("c")
+        assert isinstance(app.screen, ConfirmCancelImport)
+        await pilot.press("n")  # keep importing
+        await settle(pilot, 1)
+        assert app.screen is screen and not screen.meter.cancel.is_set()
+        await pilot.press("c")
+        assert isinstance(app.screen, ConfirmCancelImport), app.screen
+        await pilot.press("y")
+        await settle(pilot, 1)
         assert screen.meter.cancel.is_set()
         assert "cancelling" in text_of(screen.query_one("#rate"))
         screen.running = False

@@ -59,7 +59,7 @@ def test_the_gate_holds_the_store_lock_around_each_call_and_lends_it_to_index():
     gate.ask("q", print)
     assert all(busy for busy, _, _ in held.values()), held
     assert held["conversations"][1:] == ((3, "trip"), {})
-    assert held["search"][1:] == (("q",), {"mode": "lexical"})
+    assert held["search"][1:] == (("q",), {"mode": "lexical", "filters": None})
     assert held["import_path"][1:] == (("x.zip", "jsonl"), {"embed": False, "progress": print})
     gate.index(print)
     busy, args, kwargs = held["index"]

@@ -9,6 +9,7 @@ from tests.tui_fixtures import app_for, fake_ask, filled, settle, tui_template, 
 
 SMALL = (80, 24)
 MEDIUM = (100, 30)
+WIDE = (160, 30)
 
 
 def test_welcome_on_first_run(snap_compare, open_memory):
@@ -87,6 +88,39 @@ def test_confirm_delete(snap_compare, filled):
     async def run_before(pilot):
         await settle(pilot)
         await pilot.press("d")
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=run_before)
+
+
+def test_search_with_filter_chips_at_80_columns(snap_compare, filled):
+    """The footer keeps ? Keys and q Quit at 80 columns; the filters show as chips."""
+    async def run_before(pilot):
+        await pilot.press("slash", *"passport from:ana after:2026-03")
+        await until(pilot, lambda: pilot.app.screen.result_text.endswith("after:2026-03"))
+        await settle(pilot)
+
+    assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=run_before)
+
+
+def test_library_at_160_columns_says_more_sources_than_fit(snap_compare, open_memory, tmp_path):
+    """Eight imports: the Sources pane shows what fits and says how many more there are."""
+    from tests.tui_fixtures import write_fixture
+
+    mem = open_memory()
+    for n in range(8):
+        rows = [{"conversation": f"c{n}", "title": f"Chat {n}", "kind": "dm", "id": f"m{n}", "speaker": "Ana",
+                 "timestamp": f"2026-01-{n + 1:02d}T10:00:00Z", "text": f"message number {n} of the library"}]
+        mem.import_path(write_fixture(tmp_path / "exports", f"export-{n}.jsonl", rows), "jsonl")
+    assert snap_compare(app_for(mem), terminal_size=WIDE, run_before=settle)
+
+
+def test_search_hits_at_80_columns_after_esc(snap_compare, filled):
+    """Out of the box (esc), the footer at 80 columns has the screen's keys, ? Keys and q Quit."""
+    async def run_before(pilot):
+        await pilot.press("slash", *"renew passport")
+        await until(pilot, lambda: getattr(pilot.app.screen.result, "query", None) == "renew passport")
+        await pilot.press("escape")
         await settle(pilot)
 
     assert snap_compare(app_for(filled), terminal_size=SMALL, run_before=run_before)

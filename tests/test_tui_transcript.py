@@ -49,8 +49,33 @@ def test_layout_has_header_text_meta_and_blank_lines():
     m["captions"] = '["image: cat.jpg"]'
     m["attachments"] = '["cat.jpg"]'
     lines, starts = layout(thread_order([m, msg(1)]), 40)
-    assert [ln.kind for ln in lines[: starts[1]]] == ["header", "text", "meta", "meta", "blank"]
-    assert lines[2].text == "[image] image: cat.jpg" and lines[3].text == "[attachment] cat.jpg"
+    assert [ln.kind for ln in lines[: starts[1]]] == ["day", "header", "text", "meta", "meta", "blank"]
+    assert lines[0].text == "Sunday 1 March 2026"
+    assert lines[3].text == "[image] image: cat.jpg" and lines[4].text == "[attachment] cat.jpg"
+
+
+def test_days_are_separated_and_one_persons_run_is_one_block():
+    """No "Micah Stubbs 2015-06-09 Tue 16:34" four times in a row: one header per run of one
+    person's messages in a day, the clock again after a pause, a separator per day."""
+    run = [msg(0, speaker="Micah"), msg(1, speaker="Micah"), msg(2, speaker="Micah"), msg(15, speaker="Micah"),
+           msg(16, speaker="Ana")]
+    next_day = msg(17, speaker="Ana")
+    next_day["ts"] = "2026-03-02T08:00:00Z"
+    lines, starts = layout(thread_order([*run, next_day]), 40)
+    kinds = [(ln.item, ln.kind) for ln in lines if ln.kind != "text"]
+    assert kinds == [(0, "day"), (0, "header"), (3, "time"), (3, "blank"),  # Micah's four: one header
+                     (4, "header"), (4, "blank"),
+                     (5, "day"), (5, "header"), (5, "blank")]  # Ana again, but another day
+    assert [ln.text for ln in lines if ln.kind in ("day", "time")] == [
+        "Sunday 1 March 2026", "09:15", "Monday 2 March 2026"]
+    assert starts[5] == next(i for i, ln in enumerate(lines) if ln.item == 5)  # the separator leads its message
+
+
+def test_replies_group_inside_their_thread_not_with_the_root():
+    messages = [msg(0), msg(1, parent="m0", speaker="Ben"), msg(2, parent="m0", speaker="Ben"), msg(3)]
+    lines, _ = layout(thread_order(messages), 40)
+    assert [(ln.item, ln.kind) for ln in lines if ln.kind != "text"] == [
+        (0, "day"), (0, "header"), (0, "blank"), (1, "header"), (2, "blank"), (3, "header"), (3, "blank")]
 
 
 def test_layout_of_20k_messages_is_fast():
@@ -59,7 +84,8 @@ def test_layout_of_20k_messages_is_fast():
     CPU time (22-28x on a busy 2-core VM), where a quadratic layout would cost 400x."""
 
     def cpu_seconds(n: int) -> tuple[float, int]:
-        messages = [msg(i, ("word " * (5 + i % 60)).strip(), parent=f"m{i - 1}" if i else None) for i in range(n)]
+        messages = [msg(i, ("word " * (5 + i % 60)).strip(), parent=f"m{i - 1}" if i else None,
+                        speaker="Ana" if i % 3 else "Ben") for i in range(n)]
         best = float("inf")
         for _ in range(3):
             started = time.process_time()  # this process's CPU time: other processes do not count

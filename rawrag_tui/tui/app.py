@@ -159,7 +159,8 @@ class RawragApp(App):
     # -- command palette -----------------------------------------------------------
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's own "Keys" (its help panel) would stand beside ours: the palette lists Keys once.
+        yield from (command for command in super().get_system_commands(screen) if command.title != "Keys")
         yield SystemCommand("Library", "Browse sources and conversations", lambda: self.action_go("library"))
         yield SystemCommand("Search", "Search your history as you type", lambda: self.action_go("search"))
         yield SystemCommand("Ask", "Ask a question; the answer cites your messages", lambda: self.action_go("ask"))

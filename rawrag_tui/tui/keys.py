@@ -29,12 +29,13 @@ class Key:
 
 
 KEYS: tuple[Key, ...] = (
-    # everywhere
-    Key("app.library", "l", "go('library')", "Library", "everywhere"),
-    Key("app.search", "slash", "go('search')", "Search", "everywhere", key_display="/"),
-    Key("app.ask", "a", "go('ask')", "Ask", "everywhere"),
-    Key("app.import", "i", "go('import')", "Import", "everywhere"),
-    Key("app.status", "s", "go('status')", "Status", "everywhere"),
+    # everywhere (the places are on the nav bar: the footer keeps its room for the screen's
+    # own keys, ? and q, which must show at 80 columns)
+    Key("app.library", "l", "go('library')", "Library", "everywhere", show=False),
+    Key("app.search", "slash", "go('search')", "Search", "everywhere", show=False, key_display="/"),
+    Key("app.ask", "a", "go('ask')", "Ask", "everywhere", show=False),
+    Key("app.import", "i", "go('import')", "Import", "everywhere", show=False),
+    Key("app.status", "s", "go('status')", "Status", "everywhere", show=False),
     Key("app.help", "question_mark", "help", "Keys", "everywhere", key_display="?"),
     Key("app.quit", "q", "quit", "Quit", "everywhere"),
     # lists and tables
@@ -56,12 +57,14 @@ KEYS: tuple[Key, ...] = (
     # search
     Key("search.mode", "ctrl+t", "cycle_mode", "Search mode", "search"),
     Key("search.results", "down", "focus_results", "Go to results", "search", show=False),
-    Key("search.toggle", "escape", "toggle_focus", "Query/results", "search", show=False),
+    Key("search.toggle", "escape", "leave_box", "Leave box", "search"),
     # ask
     Key("ask.evidence", "e", "toggle_evidence", "Evidence", "ask"),
-    Key("ask.toggle", "escape", "toggle_focus", "Question/citations", "ask", show=False),
+    Key("ask.all_evidence", "E", "all_evidence", "All evidence", "ask"),
+    Key("ask.toggle", "escape", "leave_box", "Leave box", "ask"),
     # import
-    Key("import.cancel", "escape", "cancel_import", "Cancel import / leave box", "import"),
+    Key("import.cancel", "c", "cancel_import", "Cancel import", "import"),
+    Key("import.leave", "escape", "leave_box", "Leave box", "import"),
     Key("import.complete", "tab", "complete", "Take the path completion", "import path box", show=False),
     # status
     Key("status.index", "x", "index_now", "Index now", "status"),
@@ -75,6 +78,8 @@ KEYS: tuple[Key, ...] = (
     # dialogs
     Key("confirm.yes", "y", "confirm", "Delete", "confirm dialog"),
     Key("confirm.no", "n,escape", "cancel", "Keep", "confirm dialog"),
+    Key("cancel.yes", "y", "confirm", "Cancel the import", "cancel dialog"),
+    Key("cancel.no", "n,escape", "cancel", "Keep importing", "cancel dialog"),
     Key("help.close", "escape,question_mark", "close", "Close", "help", key_display="esc"),
 )
 

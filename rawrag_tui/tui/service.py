@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..answer.types import Answer, Citation
     from ..memory import ImportReport, Memory, Status, SyncReport
     from ..progress import Progress
-    from ..search.types import SearchResult
+    from ..search.types import Filters, SearchResult
 
 
 class MemoryGate:
@@ -33,6 +33,8 @@ class MemoryGate:
     def __init__(self, memory: Memory):
         self.memory = memory
         self._lock = threading.RLock()
+        self._embedding = 0  # index() runs in progress (an import's or the Status screen's)
+        self._counting = threading.Lock()  # for that count alone: never waits for the store
 
     # -- reads -------------------------------------------------------------------
 
@@ -56,9 +58,9 @@ class MemoryGate:
         with self._lock:
             return self.memory.messages(conversation_id)
 
-    def search(self, query: str, *, mode: str | None = None) -> SearchResult:
+    def search(self, query: str, *, mode: str | None = None, filters: Filters | None = None) -> SearchResult:
         with self._lock:
-            return self.memory.search(query, mode=mode)
+            return self.memory.search(query, mode=mode, filters=filters)
 
     def ask(self, question: str, on_piece: Callable[[str], None],
             on_evidence: Callable[[Any], None] | None = None,
@@ -78,7 +80,23 @@ class MemoryGate:
     def index(self, progress: Progress | None = None) -> dict[str, int]:
         """Window and embed what waits, holding the lock only around each store access and
         commit: searches (and the other reads) run while the model embeds."""
-        return self.memory.index(progress, lock=self._lock)
+        with self._counting:
+            self._embedding += 1
+        try:
+            return self.memory.index(progress, lock=self._lock)
+        finally:
+            with self._counting:
+                self._embedding -= 1
+
+    @property
+    def embedding(self) -> bool:
+        """Whether this app is embedding now (search then says so, instead of "run rawrag index")."""
+        return self._embedding > 0
+
+    @property
+    def reader_loaded(self) -> bool:
+        """Whether the reader is loaded in this app (after its first question), for the Status screen."""
+        return getattr(self.memory, "_reader", None) is not None
 
     def sync(self, progress: Progress | None = None) -> SyncReport:
         """`rawrag sync`: the lock only around each file's transaction and each embedding

@@ -16,7 +16,7 @@ from ... import toolkit
 from ...display import message_line
 from ...errors import UserError
 from .. import keys, service
-from ..fmt import when
+from ..fmt import readable_math, when
 from ..widgets.lists import VimOptionList
 from .base import RawragScreen
 
@@ -33,6 +33,7 @@ class AskScreen(RawragScreen):
         self.answer = None
         self.streamed = ""
         self.citations: list = []
+        self.showing_all = False  # the evidence box holds the search's every message, not the reader's
 
     def body(self) -> ComposeResult:
         yield Input(placeholder="ask a question about your history, then enter", id="question")
@@ -58,7 +59,7 @@ class AskScreen(RawragScreen):
         self.query_one("#answer", Static).update(text)
 
     def styled_answer(self, text: str) -> Text:
-        out = Text(text)
+        out = Text(readable_math(text))  # \( \frac{1}{3} \) reads as 1/3
         out.highlight_regex(CITATION, self.get_component_rich_style("ask--citation"))
         return out
 
@@ -73,6 +74,8 @@ class AskScreen(RawragScreen):
         self.answer = None
         self.citations = []
         self.query_one("#citations", OptionList).clear_options()
+        self.query_one("#citations-title", Label).update("Citations")  # none of the last answer's stay
+        self.showing_all = False
         self.query_one("#evidence", Static).update("")
         self.set_answer(Text("searching…", style=self.get_component_rich_style("ask--note")))
         self.run_ask(question)
@@ -152,6 +155,8 @@ class AskScreen(RawragScreen):
             notes += " · no message says this: it may be a guess"
         if answer.superseded:
             notes += f" · {answer.superseded} older message(s) left out: a later one changed them"
+        if answer.budget_note():  # the CLI's sentence, and the key that shows what was left out
+            notes += f" · {answer.budget_note()} (E: all evidence)"
         if answer.reader:
             notes += f" · {answer.read_by()}"
         self.query_one("#citations-title", Label).update(
@@ -185,12 +190,39 @@ class AskScreen(RawragScreen):
     # -- actions -------------------------------------------------------------------
 
     def action_toggle_evidence(self) -> None:
+        if self.showing_all and self.answer is not None:  # back to what the reader read
+            self.showing_all = False
+            self.query_one("#evidence", Static).update(self.evidence_text(self.answer))
+            self.query_one("#evidence-box").remove_class("hidden")
+            return
         self.query_one("#evidence-box").toggle_class("hidden")
 
-    def action_toggle_focus(self) -> None:
-        """Escape leaves the question box (so single-letter keys work) and comes back to it."""
-        if self.focused is self.query_one("#question"):
-            citations = self.query_one("#citations", OptionList)
-            citations.focus() if citations.option_count else self.set_focus(None)
-        else:
-            self.focus_main()
+    def action_all_evidence(self) -> None:
+        """Every message the question's search found, beside the few the reader's budget kept."""
+        if self.answer is not None:
+            self.query_one("#evidence", Static).update("searching…")
+            self.query_one("#evidence-box").remove_class("hidden")
+            self.run_all_evidence(self.answer)
+
+    @work(thread=True, exclusive=True, group="all-evidence")
+    def run_all_evidence(self, answer) -> None:
+        try:
+            found = self.gate.search(answer.question).evidence()
+        except UserError as exc:
+            self.app.call_from_thread(self.query_one("#evidence", Static).update, str(exc))
+            return
+        read = {m.message_id for m in answer.evidence}
+        lines = [f"All {len(found):,} messages the search found; the reader read the {len(read):,} marked *"
+                 " (e: only those)"]
+        lines += [("* " if m.message_id in read else "  ") + message_line(m.timestamp, m.speaker, m.text, m.captions)
+                  for m in found]
+        self.app.call_from_thread(self.show_all_evidence, "\n".join(lines))
+
+    def show_all_evidence(self, text: str) -> None:
+        self.showing_all = True
+        self.query_one("#evidence", Static).update(Text(text))
+
+    def after_box(self):
+        """Esc from the question box: to the citations when there are some."""
+        citations = self.query_one("#citations", OptionList)
+        return citations if citations.option_count else None

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.widgets import Label
 
 from .. import keys
-from ..fmt import short_date
+from ..fmt import plural, short_date
 from ..widgets.transcript import TranscriptView
 from .base import RawragScreen
 
@@ -55,7 +55,7 @@ class ConversationScreen(RawragScreen):
         marks = f" · {len(self.marked)} marked (n: next)" if self.marked else ""
         self.query_one("#conversation-title", Label).update(
             f"{info['title'] or '(untitled)'} · {info['kind']} · {short_date(first)} → {short_date(last)} · "
-            f"{len(messages):,} messages{marks}")
+            f"{plural(len(messages), 'message')}{marks}")
         self.query_one(TranscriptView).show(messages, focus_message_id=self.focus_message_id,
                                             marked=self.marked, query=self.query_text)
 

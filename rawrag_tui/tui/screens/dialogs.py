@@ -44,6 +44,38 @@ class ConfirmDelete(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class ConfirmCancelImport(ModalScreen[bool]):
+    """Cancelling an import is never one stray key: it says what stays and what goes, and asks."""
+
+    BINDINGS = keys.scope_bindings("cancel dialog")
+
+    def __init__(self, embedding: bool):
+        super().__init__()
+        self.embedding = embedding
+
+    def compose(self) -> ComposeResult:
+        what = ("The messages are stored and stay searchable by words; the windows not embedded yet "
+                "wait for embeddings (Status, x embeds them later)." if self.embedding else
+                "Nothing of this import is kept: it is rolled back.")
+        with Vertical(id="confirm"):
+            yield Label("Cancel the import?", id="confirm-title")
+            yield Static(what, id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Cancel it (y)", id="yes", variant="error")
+                yield Button("Keep importing (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no").focus()
+
+    @on(Button.Pressed, "#yes")
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
 class HelpScreen(ModalScreen[None]):
     """Every binding, with the keys in force after the user's keymap."""
 

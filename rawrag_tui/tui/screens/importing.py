@@ -1,7 +1,13 @@
-"""Import: a path with completion, the detected format, progress with rate and ETA, safe cancel."""
+"""Import: a path with completion, the detected format, progress with rate and ETA, safe cancel.
+
+Leaving the screen (esc, or any place's key) leaves the import running: it
+goes on in its worker, and says when it is done wherever you are. Cancelling
+is its own key (c), and asks first.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,9 +19,11 @@ from textual.widgets import Button, Input, Label, ProgressBar, Static
 from ... import toolkit
 from ...errors import UserError
 from .. import keys
+from ..fmt import plural
 from ..service import Cancelled, ProgressMeter, human_duration
 from ..widgets.paths import PathInput
 from .base import RawragScreen
+from .dialogs import ConfirmCancelImport
 
 if TYPE_CHECKING:
     from ...memory import ImportReport
@@ -33,6 +41,10 @@ class ImportScreen(RawragScreen):
         self.meter: ProgressMeter | None = None
         self.running = False
         self._detect_timer = None
+        #: The last import's result, as shown: "new" until seen and left, then "previous".
+        self.result_state: str | None = None
+        self.result_text = ""
+        self.finished_at = ""
 
     def body(self) -> ComposeResult:
         yield Label("Import an export: a file, a folder or a zip. Tab accepts a completion.", classes="pane-title")
@@ -40,7 +52,7 @@ class ImportScreen(RawragScreen):
         yield Label("format: —", id="detected")
         with Horizontal(id="import-buttons"):
             yield Button("Import", id="start", variant="primary")
-            yield Button("Cancel (esc)", id="cancel", disabled=True)
+            yield Button("Cancel (c)", id="cancel", disabled=True)
         yield ProgressBar(id="progress", show_eta=False, total=1, classes="hidden")
         yield Label("", id="rate")
         yield Static("", id="import-result")
@@ -51,6 +63,26 @@ class ImportScreen(RawragScreen):
 
     def focus_main(self) -> None:
         self.query_one("#path").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The cancel key shows (and works) only while an import runs."""
+        if action == "cancel_import":
+            return self.running
+        return super().check_action(action, parameters)
+
+    def on_screen_suspend(self) -> None:
+        if self.result_state == "new" and self._result_seen:
+            self.result_state = "previous"
+
+    def on_screen_resume(self) -> None:
+        """Back on the screen: a result already seen reads as the previous import's, not as news."""
+        self._result_seen = self.result_state == "new"
+        if self.result_state == "previous":
+            result = self.query_one("#import-result", Static)
+            result.set_classes("previous")
+            result.update(f"Previous import (finished {self.finished_at}): {self.result_text}")
+
+    _result_seen = False
 
     # -- format detection ----------------------------------------------------
 
@@ -92,9 +124,12 @@ class ImportScreen(RawragScreen):
             self.query_one("#import-result", Static).update("Type the path of an export first.")
             return
         self.running = True
+        self.refresh_bindings()
+        self.result_state = None
         self.query_one("#start", Button).disabled = True
         self.query_one("#cancel", Button).disabled = False
         self.query_one("#import-result", Static).update("")
+        self.set_focus(None)  # out of the path box: c (cancel) and the places' keys work at once
         bar = self.query_one("#progress", ProgressBar)
         bar.remove_class("hidden")
         bar.update(total=None, progress=0)
@@ -134,8 +169,9 @@ class ImportScreen(RawragScreen):
 
     @staticmethod
     def summary(report: ImportReport) -> str:
-        text = (f"Imported {report.conversations:,} conversations ({report.format}): {report.messages_added:,} new of "
-                f"{report.messages_seen:,} messages; {report.embedded:,} windows embedded.")
+        text = (f"Imported {plural(report.conversations, 'conversation')} ({report.format}): "
+                f"{report.messages_added:,} new of {plural(report.messages_seen, 'message')}; "
+                f"{plural(report.embedded, 'window')} embedded.")
         if report.already_imported:
             text += " This file was imported before; only new messages were added."
         skipped = sum(report.skipped.values())
@@ -157,6 +193,13 @@ class ImportScreen(RawragScreen):
 
     def finish(self, text: str, changed: bool, outcome: str) -> None:
         self.running = False
+        self.refresh_bindings()
+        self.result_state, self.result_text = "new", text
+        self.finished_at = datetime.now().strftime("%H:%M")
+        self._result_seen = self.app.screen is self
+        if not self._result_seen:  # the user went elsewhere meanwhile: say it there
+            self.app.notify(text, title="Import", severity="information" if outcome == "done" else "warning",
+                            timeout=10)
         self.host.active_meters.discard(self.meter)
         self.query_one("#start", Button).disabled = False
         self.query_one("#cancel", Button).disabled = True
@@ -174,11 +217,15 @@ class ImportScreen(RawragScreen):
 
     @on(Button.Pressed, "#cancel")
     def action_cancel_import(self) -> None:
-        """Escape cancels a running import; otherwise it leaves (or returns to) the path box."""
-        if self.running and self.meter is not None:
-            self.meter.cancel.set()
-            self.query_one("#rate", Label).update("cancelling…")
-        elif self.focused is self.query_one("#path"):
-            self.set_focus(None)
-        else:
-            self.focus_main()
+        """Cancel a running import, after a yes: stored messages roll back, or (while embedding)
+        stay searchable by words with the rest of the embedding left for later."""
+        if not (self.running and self.meter is not None):
+            return
+        meter = self.meter
+
+        def decided(yes: bool | None) -> None:
+            if yes and self.running and self.meter is meter:
+                meter.cancel.set()
+                self.query_one("#rate", Label).update("cancelling…")
+
+        self.app.push_screen(ConfirmCancelImport(embedding=meter.stage == "embed"), decided)

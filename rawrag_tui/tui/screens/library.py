@@ -12,7 +12,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from .. import keys
-from ..fmt import short_date, source_label
+from ..fmt import plural, short_date, source_label
 from ..widgets.lists import VimOptionList
 from ..widgets.transcript import TranscriptView
 from .base import RawragScreen
@@ -44,7 +44,7 @@ class LibraryScreen(RawragScreen):
     def body(self) -> ComposeResult:
         with Horizontal(id="library"):
             with Vertical(id="library-left"):
-                yield Label("Sources", classes="pane-title")
+                yield Label("Sources", classes="pane-title", id="sources-title")
                 yield VimOptionList(id="sources")
                 yield Input(placeholder="filter conversations (f)", id="conv-filter", compact=True)
                 yield Label("Conversations", classes="pane-title", id="conversations-title")
@@ -87,17 +87,33 @@ class LibraryScreen(RawragScreen):
             option_list.set_options(options)
             option_list.highlighted = self.source_ids.index(source_id) if source_id in self.source_ids else 0
         self.show_conversations(conversations)
+        self.call_after_refresh(self.title_sources)
+
+    def on_resize(self) -> None:
+        if self.sources:
+            self.call_after_refresh(self.title_sources)
+
+    def title_sources(self) -> None:
+        """"Sources (6)", and how many the pane hides when they do not all fit: no silent cut."""
+        option_list = self.query_one("#sources", OptionList)
+        shown = option_list.scrollable_content_region.height
+        hidden = option_list.option_count - shown if shown else 0
+        title = f"Sources ({len(self.sources):,})"
+        if hidden > 0:
+            title += f" · +{hidden} more, scroll (j/k)"
+        self.query_one("#sources-title", Label).update(title)
 
     def conversation_prompt(self, c: dict, width: int) -> Text:
-        """Two lines: the title (cut to one line) and kind · count · months."""
+        """Two lines: the title (cut to one line) and months · count · kind."""
         style = self.get_component_rich_style
         title = c["title"] or "(untitled)"
         if len(title) > width:
             title = title[: width - 1] + "…"
         prompt = Text(title, style=style("library--title"))
         count = c["messages"]
-        prompt.append(f"\n{c['kind'] or '?'} · {count:,} msg{'s' if count != 1 else ''} · "
-                      f"{span(c['first_ts'], c['last_ts'])}", style=style("library--meta"))
+        # the dates first: a narrow pane cuts the end of the line, and the kind matters least
+        meta = f"{span(c['first_ts'], c['last_ts'])} · {count:,} msg{'s' if count != 1 else ''} · {c['kind'] or '?'}"
+        prompt.append("\n" + (meta if len(meta) <= width else meta[: width - 1] + "…"), style=style("library--meta"))
         return prompt
 
     def show_conversations(self, conversations: list[dict]) -> None:
@@ -162,7 +178,7 @@ class LibraryScreen(RawragScreen):
             title.update("No conversations" if not self.conversations else "")
         else:
             title.update(f"{c['title'] or '(untitled)'} · {c['kind']} · {short_date(c['first_ts'])} → "
-                         f"{short_date(c['last_ts'])} · {c['messages']:,} messages")
+                         f"{short_date(c['last_ts'])} · {plural(c['messages'], 'message')}")
         self.query_one(TranscriptView).show(messages)
 
     def highlighted_conversation(self) -> int | None:

@@ -14,6 +14,7 @@ from textual.widgets import Label, Static
 from ... import toolkit
 from ...errors import UserError
 from .. import keys
+from ..fmt import plural
 from ..service import ProgressMeter, human_duration
 from .base import RawragScreen
 
@@ -63,6 +64,12 @@ class StatusScreen(RawragScreen):
     def refresh_data(self) -> None:
         self.load()
 
+    def on_screen_resume(self) -> None:
+        """Shown again: read afresh even when no data changed (the reader may have loaded meanwhile);
+        after a data change the base class reloads."""
+        if self.seen_version == self.host.data_version:
+            self.load()
+
     @work(thread=True, exclusive=True, group="status")
     def load(self) -> None:
         status = self.gate.status()
@@ -98,15 +105,16 @@ class StatusScreen(RawragScreen):
 
     def show(self, st: Status, reader_missing: str | None = None, reader: dict | None = None) -> None:
         pending = st["pending_embeddings"]
-        freshness = "up to date" if pending == 0 else f"{pending:,} windows wait for embeddings (x: index now)"
+        freshness = ("up to date" if pending == 0 else f"embedding {plural(pending, 'window')} in the background"
+                     if self.gate.embedding else f"{plural(pending, 'window')} wait for embeddings (x: index now)")
         rows = [
             ("Profile", st["profile"]),
             ("Data location", self.host.display_home or st["home"]),
             # with its write-ahead log: until a checkpoint, new data lives in the -wal file
             ("Database", f"{Path(st['database']).name}, {size_text(st['database_bytes'])}"),
-            ("Library", f"{st['sources']:,} sources · {st['conversations']:,} conversations · "
-                        f"{st['messages']:,} messages"),
-            ("Index", f"{st['windows']:,} windows · {freshness}"),
+            ("Library", f"{plural(st['sources'], 'source')} · {plural(st['conversations'], 'conversation')} · "
+                        f"{plural(st['messages'], 'message')}"),
+            ("Index", f"{plural(st['windows'], 'window')} · {freshness}"),
             ("Embedding model", st["embedding_fingerprint"] or "none yet"),
             ("Device", device_text(st["device"])),
             ("Search", f"{st['retrieval']['mode']} · recall {st['retrieval']['candidates']} · "
@@ -114,7 +122,8 @@ class StatusScreen(RawragScreen):
             ("Windows", f"{st['window']['tokens']} tokens, stride {st['window']['stride']}, "
                         f"{st['window']['encoding']}"),
             ("Reader", reader_missing if reader_missing and reader and reader["backend"] != "bundled"
-             else "not installed" if reader_missing else "available (loads on the first question)"),
+             else "not installed" if reader_missing else "loaded (answers start at once)" if self.gate.reader_loaded
+             else "available (loads on the first question)"),
         ]
         if reader and reader["backend"] != "bundled":
             rows.append(("Read by", f"{reader['model']} at {reader['endpoint']}"))
@@ -179,5 +188,5 @@ class StatusScreen(RawragScreen):
 
     def indexed(self, done: dict[str, int]) -> None:
         self.indexing = False
-        self.query_one("#index-progress", Label).update(f"indexed: {done['embedded']:,} windows embedded")
+        self.query_one("#index-progress", Label).update(f"indexed: {plural(done['embedded'], 'window')} embedded")
         self.host.data_changed()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import NamedTuple
 
 from ...display import format_timestamp
@@ -27,9 +28,16 @@ class Line(NamedTuple):
     """A NamedTuple, not a dataclass: a long conversation makes hundreds of thousands."""
 
     item: int  # index into the display items
-    kind: str  # header (text filled in when drawn) | text | meta | blank
+    #: day (a separator before the first message of a day) | header (text filled in when
+    #: drawn) | time (a grouped message's clock, after a pause) | text | meta | blank
+    kind: str
     text: str
     start: int = 0  # offset of ``text`` in the message text (for highlights)
+
+
+#: A message by the same person as the one before, the same day, joins its group (no header
+#: of its own); after this many minutes of silence the group shows the clock again.
+GROUP_PAUSE_MINUTES = 10
 
 
 def json_list(value) -> list[str]:
@@ -126,16 +134,67 @@ def header_text(message: dict) -> str:
     return text
 
 
+def day_label(ts: str | None) -> str:
+    """``Sunday 1 March 2026`` (the message's own clock, as its header shows it)."""
+    try:
+        when = datetime.fromisoformat((ts or "").replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    return f"{when:%A} {when.day} {when:%B %Y}"
+
+
+def _minutes(ts: str | None) -> int | None:
+    """Minutes since midnight on the message's clock (enough to compare two messages of one day)."""
+    if not ts or len(ts) < 16:
+        return None
+    try:
+        return int(ts[11:13]) * 60 + int(ts[14:16])
+    except ValueError:
+        return None
+
+
+def grouped(items: Sequence[Item]) -> list[bool]:
+    """For each item: does it continue the previous one's group (same person, thread level,
+    branch and day)? Its header is then left out, so a run of one person's messages reads
+    as one block instead of repeating "Micah Stubbs 2015-06-09 Tue 16:34" for each."""
+    out = [False] * len(items)
+    for n in range(1, len(items)):
+        a, b = items[n - 1], items[n]
+        ma, mb = a.message, b.message
+        out[n] = (a.depth == b.depth and ma.get("speaker") == mb.get("speaker")
+                  and ma.get("on_main_branch", 1) == mb.get("on_main_branch", 1)
+                  and bool(ma.get("ts")) and (ma.get("ts") or "")[:10] == (mb.get("ts") or "")[:10])
+    return out
+
+
 def layout(items: Sequence[Item], width: int, indent: int = 4) -> tuple[list[Line], list[int]]:
-    """All lines for ``width`` columns, and the first line of each item."""
+    """All lines for ``width`` columns, and the first line of each item.
+
+    A day separator comes before the first top-level message of each day (a
+    reply sits under its thread, and keeps its own full date); a message that
+    continues its author's group has no header (its clock after a pause).
+    """
     lines: list[Line] = []
     starts: list[int] = []
     append = lines.append
+    continues = grouped(items)
+    last_day = None
     for n, item in enumerate(items):
         m = item.message
         room = width - item.depth * indent
         starts.append(len(lines))
-        append(Line(n, "header", ""))  # formatted only when on screen
+        day = (m.get("ts") or "")[:10]
+        if item.depth == 0 and day and day != last_day:
+            last_day = day
+            label = day_label(m.get("ts"))
+            if label:
+                append(Line(n, "day", label))
+        if not continues[n]:
+            append(Line(n, "header", ""))  # formatted only when on screen
+        else:
+            now, before = _minutes(m.get("ts")), _minutes(items[n - 1].message.get("ts"))
+            if now is not None and before is not None and now - before >= GROUP_PAUSE_MINUTES:
+                append(Line(n, "time", (m.get("ts") or "")[11:16]))
         text = m.get("text") or ""
         if len(text) <= room and "\n" not in text:
             append(Line(n, "text", text, 0))
@@ -147,5 +206,6 @@ def layout(items: Sequence[Item], width: int, indent: int = 4) -> tuple[list[Lin
                 lines.append(Line(n, "meta", f"[image] {caption}"[start:end]))
         for attachment in json_list(m.get("attachments")):
             lines.append(Line(n, "meta", f"[attachment] {attachment}"[:room]))
-        lines.append(Line(n, "blank", ""))
+        if n + 1 == len(items) or not continues[n + 1]:
+            lines.append(Line(n, "blank", ""))
     return lines, starts

@@ -39,6 +39,7 @@ class TranscriptView(ScrollView, can_focus=True):
         "transcript--marked",
         "transcript--thread",
         "transcript--other-branch",
+        "transcript--day",
     }
 
     cursor: reactive[int] = reactive(0, always_update=True)
@@ -206,6 +207,11 @@ class TranscriptView(ScrollView, can_focus=True):
         item = self.items[line.item]
         message = item.message
         style = self._style
+        if line.kind == "day":  # a separator belongs to no message: never lit by the cursor
+            rule = f"── {line.text} "
+            rule += "─" * max(width - GUTTER - len(rule), 0)
+            return Strip([Segment(" " * GUTTER, base), Segment(rule, base + self._style("transcript--day"))]
+                         ).crop_extend(0, width, base)
         is_cursor = line.item == self.cursor and line.kind != "blank"
         is_marked = message["id"] in self.marked and line.kind != "blank"
         line_style = base
@@ -231,6 +237,8 @@ class TranscriptView(ScrollView, can_focus=True):
             rest = header_text(message)[len(speaker):]
             return [Segment(speaker, line_style + style("transcript--speaker")),
                     Segment(rest, line_style + style("transcript--time"))]
+        if line.kind == "time":
+            return [Segment(line.text, line_style + style("transcript--time"))]
         if line.kind == "meta":
             return [Segment(line.text, line_style + style("transcript--meta"))]
         if line.kind == "blank":
