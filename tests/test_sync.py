@@ -291,3 +291,25 @@ def test_a_resumed_session_keeps_its_replayed_messages_once(resumed_later, tmp_p
     imported = open_memory(tmp_path / "imported")
     imported.import_path(RESUMED, "claude_code", embed=False)
     assert stored(mem) == stored(imported)
+
+
+@pytest.mark.parametrize("what", ["conversation", "source"])
+def test_a_conversation_deleted_in_rawrag_is_not_brought_back_by_its_growing_session(what, tree, open_memory):
+    mem = open_memory()
+    mem.syncing().run(embed=False)
+    session: ClaudeSession = tree["claude"][0]
+    cid = mem.conversation_id("claude_code", session.id)
+    if what == "conversation":
+        mem.delete_conversation(cid)
+    else:
+        mem.delete_source(mem.conversation(cid)["source_id"])
+    before = texts(mem)
+    assert not [t for t in before if t[0] == session.id]
+    session.write(session.turn("a later question", "a later answer"))
+    report = mem.syncing().run(embed=False)
+    assert report.ok and report.added == 0 and report.skipped == {"deleted_in_rawrag": 6}
+    assert texts(mem) == before
+    # a session that never was deleted still grows
+    other: ClaudeSession = tree["claude"][1]
+    other.write(other.turn("more", "sure"))
+    assert mem.syncing().run(embed=False).added == 2

@@ -277,25 +277,36 @@ def _read_session(store: Store, window: WindowSettings, path: Path, fmt: str, st
 
 def _write(store: Store, window: WindowSettings, path: Path, fmt: str, content: bytes,
            conversations: list[Conversation], new: st.FileState, report: SyncReport) -> int:
-    """A session file's conversations into the store, under one source row per file."""
-    if not st.source_exists(store, new.source_id):
-        sha = hashlib.sha256(content).hexdigest()
-        new.source_id = store.find_source(fmt, sha) or store.add_source(fmt, str(path.resolve()), sha)
-    assert new.source_id is not None
+    """A session file's conversations into the store, under one source row per file.
+
+    A conversation this file already gave messages to that is no longer stored was deleted in
+    rawrag (`rawrag delete`): it is not brought back from the session's later lines.
+    """
+    read_before = new.messages_added > 0
     added = 0
     touched = []
     for conv in conversations:
         rows = ingest.message_rows(conv)
-        if fmt == "claude_code" and store.conversation_id(fmt, conv.external_id) is None:
-            rows = _without_replays(store, fmt, conv.external_id, rows, report)
-            if not rows:
-                continue  # all of it a replay so far: the conversation begins with its first new message
+        if store.conversation_id(fmt, conv.external_id) is None:
+            if read_before:
+                report.skipped["deleted_in_rawrag"] = report.skipped.get("deleted_in_rawrag", 0) + len(rows)
+                continue
+            if fmt == "claude_code":
+                rows = _without_replays(store, fmt, conv.external_id, rows, report)
+                if not rows:
+                    continue  # all of it a replay so far: the conversation begins with its first new message
+        if not st.source_exists(store, new.source_id):
+            sha = hashlib.sha256(content).hexdigest()
+            new.source_id = store.find_source(fmt, sha) or store.add_source(fmt, str(path.resolve()), sha)
+        assert new.source_id is not None
         cid = store.upsert_conversation(new.source_id, fmt, conv.external_id, conv.title, conv.kind)
         added += store.add_messages(cid, new.source_id, rows)
         touched.append(cid)
-    report.windows_written += window_pending(store, window, only=touched)
-    st.grow_source(store, new.source_id, len(conversations), added)
-    report.conversations += len(conversations)
+    if touched:
+        assert new.source_id is not None
+        report.windows_written += window_pending(store, window, only=touched)
+        st.grow_source(store, new.source_id, len(touched), added)
+    report.conversations += len(touched)
     report.added += added
     return added
 
