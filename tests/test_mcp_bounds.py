@@ -279,3 +279,47 @@ def test_connections_keep_the_first_for_questions_and_open_no_more_than_allowed(
     assert got == [store] and connections.all() == [store, call]  # never a third connection
     assert call.store.conn is not store.store.conn and call.embedder is store.embedder  # own connection, shared model
     connections.close()
+
+
+def test_status_answers_while_an_import_is_held(store, tmp_path, monkeypatch):
+    """The issue's case: `status` during an import (held by a pause hook inside Memory.import_path)."""
+    from rawrag_tui.memory import Memory
+
+    entered, release = threading.Event(), threading.Event()
+    real_import = Memory.import_path
+
+    def held_import(self, path, *args, **kwargs):
+        entered.set()
+        assert release.wait(PATIENCE_S), "never released"
+        return real_import(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(Memory, "import_path", held_import)
+    more = write_jsonl(tmp_path / "more.jsonl", [{"conversation": "c9", "id": "c9-1", "speaker": "Ola",
+                                                  "timestamp": "2025-08-01T09:00:00Z", "text": "a new harbour"}])
+    server = build_server(store, allow_write=True)
+
+    async def session() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with Client(server) as client:
+            with anyio.fail_after(PATIENCE_S):
+                async with anyio.create_task_group() as tasks:
+                    async def slow() -> None:
+                        out["import"] = await client.call_tool("import", {"path": str(more)})
+
+                    tasks.start_soon(slow)
+                    await anyio.to_thread.run_sync(entered.wait)
+                    out["status"] = await client.call_tool("status", {})
+                    out["sources"] = await client.call_tool("list_sources", {})
+                    out["still_held"] = "import" not in out
+                    release.set()
+                out["after"] = await client.call_tool("status", {})
+        return out
+
+    try:
+        out = asyncio.run(session())
+    finally:
+        release.set()
+    assert out["still_held"] and out["status"].structured_content["messages"] == 24
+    assert len(out["sources"].structured_content["sources"]) == 1
+    assert not out["import"].is_error and out["import"].structured_content["messages_added"] == 1
+    assert out["after"].structured_content["messages"] == 25
