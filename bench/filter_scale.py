@@ -2,11 +2,12 @@
 
     python bench/filter_scale.py [--quick] [--windows 200000] [--repeats 30]
 
-The store is bench/search_scale.py's: the LoCoMo dev conversation copied as
-many times as needed, each copy a conversation of its own, random unit
-vectors (the scan cost depends on the count, not the values). In one copy of
-every hundred, one of the two speakers is renamed "Rare Person", so
-``--speaker rare`` keeps about 1% of the windows (the share is printed).
+The store is bench/search_scale.py's (``--keep`` shares its kept stores): the
+LoCoMo dev conversation copied as many times as needed, each copy a
+conversation of its own, random unit vectors (the scan cost depends on the
+count, not the values). In one copy of every hundred, one of the two speakers
+is "Rare Person", so ``--speaker rare`` keeps about 1% of the windows (the
+share is printed).
 Filters restrict the candidates in SQL (the FTS query and the vector
 candidates), so the filtered search must still return K hits: the run checks
 it. Per mode: the unfiltered p50, the filtered p50, and how many hits.
@@ -15,7 +16,7 @@ it. Per mode: the unfiltered p50, the filtered p50, and how many hits.
 from __future__ import annotations
 
 import argparse
-import json
+import dataclasses
 import platform
 import sys
 import tempfile
@@ -25,28 +26,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from core_bench import fill_random_vectors, percentile
-from search_scale import copies, locomo_sample
-
-RARE_EVERY = 100
+from core_bench import percentile
+from search_scale import built_store, locomo_sample
 
 
-def with_rare_person(path: Path) -> Path:
-    """Rename the first speaker to "Rare Person" in one copy of every RARE_EVERY."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    first = json.loads(lines[0])["speaker"]
-    out = []
-    for line in lines:
-        row = json.loads(line)
-        if int(row["conversation"].split("-")[1]) % RARE_EVERY == 0 and row["speaker"] == first:
-            row["speaker"] = "Rare Person"
-        out.append(json.dumps(row))
-    path.write_text("\n".join(out) + "\n", encoding="utf-8")
-    return path
-
-
-def run(quick: bool = False, windows: int | None = None, repeats: int | None = None) -> list[dict]:
-    from rawrag_tui.memory import Memory
+def run(quick: bool = False, windows: int | None = None, repeats: int | None = None,
+        keep: Path | None = None) -> list[dict]:
     from rawrag_tui.search.types import Filters
 
     target = windows or (20_000 if quick else 200_000)
@@ -56,27 +41,20 @@ def run(quick: bool = False, windows: int | None = None, repeats: int | None = N
     rare = Filters(speakers=("rare",))
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
-        tmp_path = Path(tmp)
-        mem = Memory.open(tmp_path / "home")
-        mem.import_path(with_rare_person(copies(sample, tmp_path / "copy-0.jsonl", 0, 1)), "jsonl", embed=False)
-        per_copy = mem.store.counts()["windows"]
-        count = max(0, round(target / per_copy) - 1)
-        t = time.perf_counter()
-        if count:
-            mem.import_path(with_rare_person(copies(sample, tmp_path / "copies.jsonl", 1, count)), "jsonl",
-                            embed=False)
-        fill_random_vectors(mem)
+        mem = built_store(sample, target, keep, Path(tmp))
         total = mem.store.counts()["windows"]
-        print(f"  {total:,} windows ready ({time.perf_counter() - t:.0f} s)", file=sys.stderr, flush=True)
+        default = mem.settings.retrieval
+        in_sql = dataclasses.replace(default, vector_cache_mb=0)  # the dense channel without the matrix
         mem.search(queries[0], mode="hybrid", filters=rare)  # warm: model loaded, pages cached
         kept = mem.store._scalar("SELECT COUNT(*) FROM temp.allowed_windows")
         print(f"  the filter keeps {kept:,} of {total:,} windows ({100 * kept / total:.2f}%)", file=sys.stderr)
         for mode in ("lexical", "dense", "hybrid"):
-            times: dict[str, list[float]] = {"unfiltered": [], "filtered": []}
+            times: dict[str, list[float]] = {"unfiltered": [], "filtered": [], "filtered, SQL paths": []}
             short = 0
             for r in range(repeats):
                 q = queries[r % len(queries)]
-                for name, filters in (("unfiltered", None), ("filtered", rare)):
+                for name, filters in (("unfiltered", None), ("filtered", rare), ("filtered, SQL paths", rare)):
+                    mem.settings = dataclasses.replace(mem.settings, retrieval=in_sql if "SQL" in name else default)
                     t = time.perf_counter()
                     result = mem.search(q, mode=mode, filters=filters)
                     times[name].append((time.perf_counter() - t) * 1000)
@@ -86,7 +64,8 @@ def run(quick: bool = False, windows: int | None = None, repeats: int | None = N
             base, filtered = percentile(times["unfiltered"], 0.5), percentile(times["filtered"], 0.5)
             rows.append({"name": f"search {mode} p50, speaker filter keeping {100 * kept / total:.1f}% "
                                  f"@ {total:,} windows", "value": filtered, "unit": "ms",
-                         "reference_value": base, "reference": "unfiltered", "short_results": short})
+                         "reference_value": base, "reference": "unfiltered", "short_results": short,
+                         "sql_paths": percentile(times["filtered, SQL paths"], 0.5)})
         mem.close()
     for row in rows:
         row["ratio"] = row["value"] / row["reference_value"]
@@ -98,11 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--windows", type=int)
     ap.add_argument("--repeats", type=int)
+    ap.add_argument("--keep", type=Path, help="keep the store under this folder and reuse it (search_scale.py's)")
     args = ap.parse_args(argv)
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True, mode=0o700)
     print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}", file=sys.stderr)
-    for row in run(args.quick, args.windows, args.repeats):
+    for row in run(args.quick, args.windows, args.repeats, args.keep):
         print(f"{row['name']:<64} {row['value']:>8.1f} {row['unit']}   unfiltered {row['reference_value']:>8.1f}"
-              f"  (x{row['ratio']:.2f}; {row['short_results']} searches under K hits)")
+              f"  (x{row['ratio']:.2f}; {row['short_results']} searches under K hits)"
+              f"   filtered, SQL paths {row['sql_paths']:.1f}", flush=True)
     return 0
 
 
