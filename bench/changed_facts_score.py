@@ -20,6 +20,7 @@ Chinese or Japanese characters is found as characters (spaces ignored), a
 Latin one as whole words (a plural -s allowed).
 
     python bench/changed_facts_score.py RESULTS.jsonl [MORE.jsonl ...]
+    python bench/changed_facts_score.py --common BEFORE.jsonl AFTER.jsonl
 
 re-scores the JSON lines ``bench/changed_facts.py --out`` writes (or, for
 the English set, those ``bench/reader_locomo.py --out`` writes).
@@ -225,20 +226,30 @@ def _legacy(rows: list[dict]) -> list[dict]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
+    """``--common``: count only the questions every file answered (runs
+    stopped early, compared on the same questions)."""
+    common = "--common" in argv
+    names = [a for a in argv if a != "--common"]
+    if not names:
         print(__doc__.split("\n\n")[-2].strip(), file=sys.stderr)
         return 2
-    print(TABLE_HEAD)
-    for name in argv:
+    runs = []
+    for name in names:
         rows = [json.loads(line) for line in Path(name).read_text(encoding="utf-8").splitlines() if line.strip()]
         if rows and "lang" not in rows[0]:
             rows = _legacy(rows)
-        rows = rescore(rows)
+        runs.append([r for r in rescore(rows) if r.get("verdict") != "error"])
+    if common:
+        shared = set.intersection(*({(r["lang"], r["question"]) for r in rows} for rows in runs))
+        runs = [[r for r in rows if (r["lang"], r["question"]) in shared] for rows in runs]
+    print(TABLE_HEAD)
+    for name, rows in zip(names, runs, strict=True):
         groups: dict[tuple, list[dict]] = {}
         for row in rows:
             groups.setdefault((row["lang"], row["store"], row["reader"]), []).append(row)
-        for (lang, store, reader), sel in groups.items():
-            print(table_row(lang, store, reader, summarise(sel)))
+        for (lang, store, reader), sel in sorted(groups.items(), key=lambda kv: list(LANGUAGES).index(kv[0][0])):
+            shown = f"{reader} ({Path(name).stem})" if len(names) > 1 else reader  # which run, side by side
+            print(table_row(lang, store, shown, summarise(sel)))
     return 0
 
 

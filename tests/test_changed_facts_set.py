@@ -18,6 +18,7 @@ The scorer (``bench/changed_facts_score.py``) is tested here too: it decides wha
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -238,3 +239,16 @@ def test_saved_answers_are_rescored_and_summarised():
     assert (s["now"], s["now_right"], s["now_stale"], s["past"], s["past_right"]) == (1, 0, 1, 1, 1)
     assert (s["unanswerable"], s["unanswerable_abstained"], s["false_abstention"], s["seconds"]) == (1, 1, 0.0, 3.0)
     assert "| German | plain | r | 0 of 1 | 1 of 1 | 1 |" in score.table_row("de", "plain", "r", s)
+
+
+def test_runs_stopped_early_are_compared_on_the_questions_both_answered(tmp_path, capsys):
+    row = {"lang": "de", "store": "plain", "reader": "bundled", "kind": "move", "asks_past": False, "seconds": 1.0}
+    before, after = tmp_path / "before.jsonl", tmp_path / "after.jsonl"
+    before.write_text("\n".join(json.dumps({**row, "question": q, "answer": "Köln"}) for q in (
+        "In welcher Stadt wohnt Lena?", "In welcher Stadt wohnt Mehmet?")) + "\n", encoding="utf-8")
+    after.write_text(json.dumps({**row, "question": "In welcher Stadt wohnt Lena?", "answer": "Hamburg"}) + "\n",
+                     encoding="utf-8")
+    assert score.main(["--common", str(before), str(after)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "| German | plain | bundled (before) | 0 of 1 | 0 of 0 | 1 |" in lines[2]
+    assert "| German | plain | bundled (after) | 1 of 1 | 0 of 0 | 0 |" in lines[3]
