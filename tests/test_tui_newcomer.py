@@ -425,3 +425,32 @@ async def test_11_ask_says_what_the_reader_read_and_shows_all_the_evidence_on_a_
         assert evidence.count("\n* ") == 2 and not screen.query_one("#evidence-box").has_class("hidden")
         await pilot.press("e")  # back to what the reader read
         assert not screen.showing_all and text_of(screen.query_one("#evidence")).startswith("[1]")
+
+
+@run_async
+async def test_8_the_demo_import_leaves_no_box_focused_so_the_next_key_is_a_shortcut(open_memory):
+    app = app_for(open_memory())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")  # on the welcome screen: load the demo
+        await until(pilot, lambda: app.current_mode == "import" and not app.screen.running
+                    and text_of(app.screen.query_one("#import-result")), timeout=60)
+        assert app.focused is None
+        await pilot.press("slash")
+        assert isinstance(app.screen, SearchScreen)
+
+
+def test_10_common_latex_reads_as_text_and_nothing_outside_math_changes():
+    from rawrag_tui.tui.fmt import readable_math
+
+    cases = {
+        r"It is \( \frac{1}{3} \) of the cake": "It is 1/3 of the cake",
+        r"\[ 2 \times 3 = 6 \]": "2 × 3 = 6",
+        r"\(x^2 + y_1\)": "x² + y₁",
+        r"\( \sqrt{2} \approx 1.41 \)": "√2 ≈ 1.41",
+        r"\(\frac{a+b}{2}\)": "(a+b)/2",
+        r"\(\text{km} \cdot h^{-1}\)": "km · h⁻¹",
+        r"$$\frac{\frac{1}{2}}{3}$$": "(1/2)/3",
+        r"costs $5, see C:\Users\ana and \(50\%\)": r"costs $5, see C:\Users\ana and 50%",
+    }
+    assert {text: readable_math(text) for text in cases} == cases

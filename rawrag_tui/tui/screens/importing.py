@@ -59,7 +59,8 @@ class ImportScreen(RawragScreen):
 
     def on_mount(self) -> None:
         self.query_one("#path", Input).cursor_blink = self.host.cursor_blink
-        self.focus_main()
+        if not self.running:  # the demo's import may have started before the screen mounted
+            self.focus_main()
 
     def focus_main(self) -> None:
         self.query_one("#path").focus()
@@ -129,7 +130,9 @@ class ImportScreen(RawragScreen):
         self.query_one("#start", Button).disabled = True
         self.query_one("#cancel", Button).disabled = False
         self.query_one("#import-result", Static).update("")
-        self.set_focus(None)  # out of the path box: c (cancel) and the places' keys work at once
+        # out of the path box: c (cancel) and the places' keys work at once (after any focus()
+        # still queued, as the demo's start leaves one: Widget.focus is deferred)
+        self.app.call_after_refresh(self.set_focus, None)
         bar = self.query_one("#progress", ProgressBar)
         bar.remove_class("hidden")
         bar.update(total=None, progress=0)

@@ -177,8 +177,9 @@ class LibraryScreen(RawragScreen):
             self.shown_conversation = None
             title.update("No conversations" if not self.conversations else "")
         else:
-            title.update(f"{c['title'] or '(untitled)'} · {c['kind']} · {short_date(c['first_ts'])} → "
-                         f"{short_date(c['last_ts'])} · {plural(c['messages'], 'message')}")
+            # the dates before the kind, and the line wraps in a narrow pane: the dates are never cut
+            title.update(f"{c['title'] or '(untitled)'} · {short_date(c['first_ts'])} → {short_date(c['last_ts'])}"
+                         f" · {plural(c['messages'], 'message')} · {c['kind']}")
         self.query_one(TranscriptView).show(messages)
 
     def highlighted_conversation(self) -> int | None:
