@@ -26,8 +26,8 @@ from ..widgets.lists import VimOptionList
 from .base import RawragScreen
 
 MODES = ("hybrid", "dense", "lexical")
-HELP = ("Type to search; filters: after:2016-03 before:2016 from:NAME in:#room source:slack. "
-        "Enter on a hit opens the conversation.")
+HELP = ("Type to search; enter on a hit opens the conversation. Filters: after:2016-03 before:2016 "
+        "from:NAME in:#room source:slack kind:chat")
 FILTERS_ONLY = "Type words to search within these filters."
 DEBOUNCE_S = 0.25
 LINES_PER_HIT = 2
