@@ -313,3 +313,31 @@ def test_a_conversation_deleted_in_rawrag_is_not_brought_back_by_its_growing_ses
     other: ClaudeSession = tree["claude"][1]
     other.write(other.turn("more", "sure"))
     assert mem.syncing().run(embed=False).added == 2
+
+
+CODEX_FORK = Path(__file__).parent / "fixtures" / "codex" / "fork" / "sessions"
+
+
+@pytest.mark.parametrize("fork_later", [False, True])
+def test_a_forked_codex_rollout_keeps_its_parents_turns_once(fork_later, tmp_path, monkeypatch, open_memory):
+    """A fork begins by replaying its parent: synced together or one after the other, the store is
+    what `rawrag import` of both makes."""
+    import shutil
+
+    sessions = tmp_path / "user" / ".codex" / "sessions"
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    for key in ("CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+        monkeypatch.delenv(key, raising=False)
+    parent, fork = sorted(CODEX_FORK.glob("**/*.jsonl"))
+    mem = open_memory(tmp_path / "synced")
+    for n, rollout in enumerate((parent, fork)):
+        target = sessions / rollout.relative_to(CODEX_FORK)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(rollout, target)
+        if fork_later and n == 0:
+            mem.syncing().run(embed=False)
+    report = mem.syncing().run(embed=False)
+    assert report.ok and report.skipped == {"fork_replay": 2}
+    imported = open_memory(tmp_path / "imported")
+    imported.import_path(CODEX_FORK.parent, "codex", embed=False)
+    assert stored(mem) == stored(imported)

@@ -269,14 +269,16 @@ def _read_session(store: Store, window: WindowSettings, path: Path, fmt: str, st
     report.unreadable_count += len(fresh)
     with guard, store.transaction():
         if conversations:
-            added = _write(store, window, path, fmt, data[:end], conversations, new, report)
+            parent = _fork_parent(data[:end]) if fmt == "codex" else None
+            added = _write(store, window, path, fmt, data[:end], conversations, new, report, parent)
             new.messages_added += added
         checkpoint("file", report.files_read)
         st.save_file(store, new)
 
 
 def _write(store: Store, window: WindowSettings, path: Path, fmt: str, content: bytes,
-           conversations: list[Conversation], new: st.FileState, report: SyncReport) -> int:
+           conversations: list[Conversation], new: st.FileState, report: SyncReport,
+           fork_of: str | None = None) -> int:
     """A session file's conversations into the store, under one source row per file.
 
     A conversation this file already gave messages to that is no longer stored was deleted in
@@ -293,8 +295,10 @@ def _write(store: Store, window: WindowSettings, path: Path, fmt: str, content: 
                 continue
             if fmt == "claude_code":
                 rows = _without_replays(store, fmt, conv.external_id, rows, report)
-                if not rows:
-                    continue  # all of it a replay so far: the conversation begins with its first new message
+            elif fork_of is not None:
+                rows = _without_fork_replay(store, fmt, fork_of, rows, report)
+            if not rows:
+                continue  # all of it a replay so far: the conversation begins with its first new message
         if not st.source_exists(store, new.source_id):
             sha = hashlib.sha256(content).hexdigest()
             new.source_id = store.find_source(fmt, sha) or store.add_source(fmt, str(path.resolve()), sha)
@@ -323,6 +327,42 @@ def _without_replays(store: Store, fmt: str, conversation: str, rows: list[Messa
     if have:
         report.skipped["resumed_replay"] = report.skipped.get("resumed_replay", 0) + len(have)
     return [r for r in rows if r.external_id not in have]
+
+
+def _fork_parent(content: bytes) -> str | None:
+    """The thread a Codex rollout was forked from, from its first line (``session_meta``):
+    ``forked_from_id``, or a subagent's ``source.subagent.thread_spawn.parent_thread_id``."""
+    try:
+        first = json.loads(content[: content.find(b"\n") + 1 or len(content)])
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(first, dict) or first.get("type") != "session_meta":
+        return None
+    payload = first.get("payload")
+    payload = payload if isinstance(payload, dict) else {}
+    parent = payload.get("forked_from_id")
+    for key in ("source", "subagent", "thread_spawn"):  # where a subagent thread names its parent
+        payload = payload.get(key) if isinstance(payload, dict) else None
+    if parent is None and isinstance(payload, dict):
+        parent = payload.get("parent_thread_id")
+    return parent if isinstance(parent, str) and parent else None
+
+
+def _without_fork_replay(store: Store, fmt: str, parent: str, rows: list[MessageRow],
+                         report: SyncReport) -> list[MessageRow]:
+    """A forked Codex rollout begins by replaying its parent's turns: the leading messages the parent
+    already holds (same speaker role and words) are left out, as the importer leaves out
+    ``fork_replay`` when both rollouts are in one import."""
+    parent_id = store.conversation_id(fmt, parent)
+    if parent_id is None:
+        return rows
+    said = {(m["role"], m["text"]) for m in store.messages(parent_id)}
+    keep = 0
+    while keep < len(rows) and (rows[keep].role, rows[keep].text) in said:
+        keep += 1
+    if keep:
+        report.skipped["fork_replay"] = report.skipped.get("fork_replay", 0) + keep
+    return rows[keep:]
 
 
 def _read_export(store: Store, window: WindowSettings, path: Path, fmt: str, stat: Any, guard: Any,
