@@ -76,6 +76,7 @@ def test_encrypted_home_end_to_end_through_the_cli(tmp_path, home, monkeypatch):
 
         (reader_path,) = part_paths(TEST_READER)
         monkeypatch.setenv("RAWRAG_MODELS_READER_MODEL", str(reader_path))
+        monkeypatch.setenv("RAWRAG_READER_ANSWER_TOKENS", "24")  # a few words prove the path; fewer to wait for
 
     code, out, err = run_cli("init", "--encrypt", home=home)
     assert code == 0, err
@@ -87,7 +88,7 @@ def test_encrypted_home_end_to_end_through_the_cli(tmp_path, home, monkeypatch):
     hits = json.loads(out)["hits"]
     assert hits and any("Zorbulax" in m["text"] for h in hits for m in h["messages"])
     if asks:
-        code, out, err = run_cli("ask", "Where do we meet Zorbulax?", home=home)
+        code, out, err = run_cli("ask", "Where do we meet Zorbulax?", home=home, timeout=900)  # a hang guard
         assert code == 0, err
         assert out.strip()
 
