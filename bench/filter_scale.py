@@ -10,7 +10,9 @@ is "Rare Person", so ``--speaker rare`` keeps about 1% of the windows (the
 share is printed).
 Filters restrict the candidates in SQL (the FTS query and the vector
 candidates), so the filtered search must still return K hits: the run checks
-it. Per mode: the unfiltered p50, the filtered p50, and how many hits.
+it. Per mode: the unfiltered p50, the filtered p50 (with the in-memory
+matrix, the default, and on the SQL paths), how many hits, and the CPU time's
+p50 of each (what a shared, loaded machine still lets two runs compare).
 """
 
 from __future__ import annotations
@@ -50,14 +52,16 @@ def run(quick: bool = False, windows: int | None = None, repeats: int | None = N
         print(f"  the filter keeps {kept:,} of {total:,} windows ({100 * kept / total:.2f}%)", file=sys.stderr)
         for mode in ("lexical", "dense", "hybrid"):
             times: dict[str, list[float]] = {"unfiltered": [], "filtered": [], "filtered, SQL paths": []}
+            cpu: dict[str, list[float]] = {name: [] for name in times}
             short = 0
             for r in range(repeats):
                 q = queries[r % len(queries)]
                 for name, filters in (("unfiltered", None), ("filtered", rare), ("filtered, SQL paths", rare)):
                     mem.settings = dataclasses.replace(mem.settings, retrieval=in_sql if "SQL" in name else default)
-                    t = time.perf_counter()
+                    t, c = time.perf_counter(), time.process_time()
                     result = mem.search(q, mode=mode, filters=filters)
                     times[name].append((time.perf_counter() - t) * 1000)
+                    cpu[name].append((time.process_time() - c) * 1000)
                     if filters is not None:
                         short += len(result.hits) < mem.settings.retrieval.top_k and mode != "lexical"
                         assert all(any(m.speaker == "Rare Person" for m in h.messages) for h in result.hits)
@@ -65,7 +69,8 @@ def run(quick: bool = False, windows: int | None = None, repeats: int | None = N
             rows.append({"name": f"search {mode} p50, speaker filter keeping {100 * kept / total:.1f}% "
                                  f"@ {total:,} windows", "value": filtered, "unit": "ms",
                          "reference_value": base, "reference": "unfiltered", "short_results": short,
-                         "sql_paths": percentile(times["filtered, SQL paths"], 0.5)})
+                         "sql_paths": percentile(times["filtered, SQL paths"], 0.5),
+                         "cpu": {name: percentile(v, 0.5) for name, v in cpu.items()}})
         mem.close()
     for row in rows:
         row["ratio"] = row["value"] / row["reference_value"]
@@ -85,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in run(args.quick, args.windows, args.repeats, args.keep):
         print(f"{row['name']:<64} {row['value']:>8.1f} {row['unit']}   unfiltered {row['reference_value']:>8.1f}"
               f"  (x{row['ratio']:.2f}; {row['short_results']} searches under K hits)"
-              f"   filtered, SQL paths {row['sql_paths']:.1f}", flush=True)
+              f"   filtered, SQL paths {row['sql_paths']:.1f}   CPU p50 "
+              + ", ".join(f"{name} {value:.1f}" for name, value in row["cpu"].items()), flush=True)
     return 0
 
 
