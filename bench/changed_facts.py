@@ -95,7 +95,7 @@ def open_home(home: Path, args):
     from rawrag_tui.memory import Memory
 
     models = {"profile": args.profile, "reader_model": str(args.reader_gguf) if args.reader_gguf else None}
-    return Memory.open(home, models=models)
+    return Memory.open(home, models=models, reader={"timeout": args.reader_timeout})
 
 
 def ask_one(mem, lang: str, store: str, reader: str, sample: dict, qa: dict, note: dict | None) -> dict:
@@ -149,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--haystack", action="store_true", help="one store with long unrelated conversations added")
     ap.add_argument("--profile", default=None, help="model profile (default: the home's, bundled)")
     ap.add_argument("--reader-gguf", type=Path, help="a GGUF reader file ([models] reader_model)")
+    ap.add_argument("--reader-timeout", type=float, default=900.0,
+                    help="reader.timeout, seconds without a sign of life (default 900: a machine shared with "
+                         "other work reads slowly; the setting's own default would stop the reader)")
     ap.add_argument("--label", help="the reader's name in the table (default: from the options)")
     ap.add_argument("--limit", type=int, default=0,
                     help="ask only N questions of each language, spread evenly over its set (a run on a busy machine)")
