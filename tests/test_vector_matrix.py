@@ -65,6 +65,7 @@ def test_the_matrix_answers_as_the_exact_scan(open_memory, tmp_path, embedder):
             same(matrix, exact)
     held = store._matrices.current(space, embedder.dims, ON)
     assert held is not None and held.count == store.vector_count(space)
+    assert held.nbytes == held.unit.nbytes == len(held._buffer) * embedder.dims * 4  # rows x dims x 4, no spare
 
 
 def test_windows_sharing_a_text_share_its_vector_and_come_back_together(open_memory, tmp_path, embedder):

@@ -86,14 +86,19 @@ class SpaceMatrix:
     def nbytes(self) -> int:
         return self.count * self.dims * 4
 
+    def reserve(self, rows: int) -> None:
+        """Room for ``rows`` in all, allocated once (a whole read knows its count: no spare half)."""
+        if rows > len(self._buffer):
+            grown = np.empty((rows, self.dims), dtype=np.float32)
+            grown[: self.count] = self._buffer[: self.count]
+            self._buffer = grown
+
     def append(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         vectors /= np.where(norms > 0, norms, 1)  # a zero vector stays zero: similarity 0 to all
         need = self.count + len(ids)
         if need > len(self._buffer):  # grow by half again, so a stream of small appends copies rarely
-            grown = np.empty((max(need, len(self._buffer) * 3 // 2, 1024), self.dims), dtype=np.float32)
-            grown[: self.count] = self._buffer[: self.count]
-            self._buffer = grown
+            self.reserve(max(need, len(self._buffer) * 3 // 2, 1024))
         self._buffer[self.count: need] = vectors
         self.ids = np.concatenate([self.ids, ids])
         self.count = need  # last: a search reading count sees rows and ids already there
@@ -200,6 +205,7 @@ class VectorMatrices:
             if count * dims * 4 > max_bytes:
                 return None
             held = SpaceMatrix(dims, removed=removed)
+            held.reserve(count)
         if top > held.top:  # appended in place: a search using it meanwhile sees a whole prefix
             self._read(held, space_id, max_bytes)
             if held.nbytes > max_bytes:
