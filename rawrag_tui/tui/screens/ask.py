@@ -73,6 +73,7 @@ class AskScreen(RawragScreen):
         self.streamed = ""
         self.answer = None
         self.citations = []
+        self.refresh_bindings()
         self.query_one("#citations", OptionList).clear_options()
         self.query_one("#citations-title", Label).update("Citations")  # none of the last answer's stay
         self.showing_all = False
@@ -134,6 +135,7 @@ class AskScreen(RawragScreen):
     def show_answer(self, answer) -> None:
         self.hide_reading()
         self.answer = answer
+        self.refresh_bindings()
         shown = self.styled_answer(answer.answer or self.streamed or "(no answer)")
         if answer.reader_said:  # the final answer first; what the reader said, under it
             shown.append(f"\n{answer.correction}", style=self.get_component_rich_style("ask--note"))
@@ -221,6 +223,12 @@ class AskScreen(RawragScreen):
     def show_all_evidence(self, text: str) -> None:
         self.showing_all = True
         self.query_one("#evidence", Static).update(Text(text))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """E (all the search's evidence) only once there is an answer to show it for."""
+        if action == "all_evidence":
+            return self.answer is not None
+        return super().check_action(action, parameters)
 
     def after_box(self):
         """Esc from the question box: to the citations when there are some."""
