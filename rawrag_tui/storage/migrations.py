@@ -206,13 +206,13 @@ MIGRATIONS: list[Migration] = [
     """,
     # 5: `rawrag sync`: the folders a person added (or set aside), and how far each live file was read
     """
-    CREATE TABLE sync_sources (
+    CREATE TABLE IF NOT EXISTS sync_sources (
         path TEXT PRIMARY KEY,
         pattern TEXT NOT NULL,
         kind TEXT NOT NULL,            -- added | ignored (a found source set aside)
         added_at TEXT NOT NULL
     );
-    CREATE TABLE sync_files (
+    CREATE TABLE IF NOT EXISTS sync_files (
         path TEXT PRIMARY KEY,
         format TEXT,
         source_id INTEGER REFERENCES sources(id) ON DELETE SET NULL,
