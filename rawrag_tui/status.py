@@ -11,6 +11,7 @@ from dataclasses import asdict
 from typing import Any, TypedDict, cast
 
 from .settings import Settings
+from .storage.home_encryption import state as encryption_state
 from .storage.store import Store
 from .sync.state import last_sync
 
@@ -47,6 +48,8 @@ class Status(TypedDict):
     window: dict[str, Any]
     #: The last `rawrag sync` ({at, seconds, files_seen, files_read, added, unreadable, failed, failed_count}).
     last_sync: dict[str, Any] | None
+    #: {encrypted} and, for an encrypted store, {cipher, keyring}: the keyring holding its passphrase, or None.
+    encryption: dict[str, Any]
 
 
 def device_report(settings: Settings) -> DeviceReport:
@@ -76,4 +79,5 @@ def home_status(settings: Settings, store: Store, device: DeviceReport) -> Statu
         "retrieval": asdict(settings.retrieval),
         "window": asdict(settings.window),
         "last_sync": last_sync(store),
+        "encryption": encryption_state(db),
     }

@@ -152,6 +152,7 @@ EVERY_COMMAND = [
     ["eval", "locomo", "f.json"], ["eval", "longmemeval", "f.json"], ["demo"], ["mcp"],
     ["sync"], ["sync", "--watch"], ["sync", "--install", "--every", "5"], ["sync", "list"], ["sync", "add", "p"],
     ["sync", "add", "p", "--pattern", "*.zip"], ["sync", "remove", "p"],
+    ["init"], ["init", "--encrypt", "--no-keyring"], ["encrypt"], ["decrypt"], ["rekey", "--quiet"],
 ]
 
 

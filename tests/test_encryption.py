@@ -149,6 +149,8 @@ def test_the_keyring_keeps_the_passphrase_for_every_face(tmp_path, home, monkeyp
     monkeypatch.delenv("RAWRAG_PASSPHRASE")
     code, out, err = run_cli("--json", "status", home=other, stdin="")
     assert code == 0, err
+    encryption_state = json.loads(out)["encryption"]
+    assert encryption_state["encrypted"] and encryption_state["cipher"] == "chacha20" and encryption_state["keyring"]
     assert json.loads(ring_file.read_text()) == {f"rawrag\0{other.resolve()}": PASSPHRASE}
 
 

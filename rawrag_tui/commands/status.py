@@ -21,6 +21,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"home        {info['home']}")
     print(f"database    {info['database']} ({info['database_bytes']:,} bytes)")
+    enc = info["encryption"]
+    kept = f"is in the keyring ({enc.get('keyring')})" if enc.get("keyring") else "is asked (or RAWRAG_PASSPHRASE)"
+    print("encrypted   " + (f"yes, {enc['cipher']}; the passphrase {kept}" if enc["encrypted"] else
+                            "no (`rawrag encrypt` encrypts it in place)"))
     print(f"profile     {info['profile']}  ({info['embedding_fingerprint'] or 'nothing embedded yet'})")
     device = info["device"]
     print(f"device      {device['device'] or 'none'}: {device['reason']} ({device['intra_op_threads']} threads)")

@@ -279,7 +279,7 @@ def rewrite(db_path: Path, new: str | None, stage: str, progress: Progress | Non
     if not db_path.exists() or not db_path.stat().st_size:
         raise UserError(f"{db_path.parent}: there is no store here yet (`rawrag init --encrypt` makes a new one)")
     tmp = db_path.with_name(db_path.name + REWRITE_SUFFIX)
-    with exclusive(index_lock(db_path)), alone(db_path):
+    with alone(db_path), exclusive(index_lock(db_path)):  # refused at once, never a silent wait
         _discard(tmp)
         erase_old = stage != "decrypt"  # the old bytes were plain text, or under a key being retired
         try:
