@@ -134,6 +134,9 @@ def search(
         # messages, logs), not an answer. Shown as "nearest by meaning".
         channels["dense"] = [(wid, s) for wid, s in channels["dense"] if s >= settings.meaning_floor]
 
+    # Dense first, as before the channels ran side by side: the order a window is
+    # first met in breaks fusion's ties, and the faces list the channels in it.
+    channels = {name: channels[name] for name in ("dense", "lexical") if name in channels}
     fused = rrf(channels, settings.rrf_k)
     rows: dict[int, dict] = {}
     if reranker is not None and fused:
