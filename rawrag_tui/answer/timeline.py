@@ -9,15 +9,16 @@ that indexed the home: no word of any language is looked at.
 
 A later message is on an anchor's subject when its vector is close to both
 the anchor's and the question's (the smaller of the two cosines is at least
-:data:`SAME_SUBJECT`): close to the anchor alone is chat about the same
-people; close to the question alone is another part of the answer. The
+:data:`SAME_SUBJECT`), and at least as close to the question as the anchor:
+close to the anchor alone is chat about the same people; close to the
+question alone is another part of the answer. The
 anchor and the later messages it finds (joined where they overlap) make one
 subject; its messages are shown in time order, the last marked as the latest
 (answer/packing.py, answer/prompts.py).
 
 Unless the question asks about the past: then no message is marked latest
-(a year earlier than the latest message's, in digits; a language module may
-say more, :func:`asks_about_past`).
+(it names what only the latest message says, or writes an earlier year; a
+language module may say more, :func:`asks_about_past`).
 
 Cost: the candidates are the kept windows' messages and the last
 :data:`LATER_CAP` messages of each anchor's conversation; their vectors are
@@ -36,11 +37,20 @@ import numpy as np
 
 from ..search.types import EvidenceMessage
 from .history import History
+from .unknown import named
 
 #: The smaller of cosine(later, anchor) and cosine(later, question) a later
 #: message needs to be on the anchor's subject (all-MiniLM-L6-v2, measured on
 #: the changed-facts set: docs/answers.md).
 SAME_SUBJECT = 0.50
+#: How much less close to the question than its anchor a later message may
+#: be: none (a later message that changes the anchor's fact speaks of what the
+#: question asks at least as much; measured: docs/answers.md).
+QUESTION_MARGIN = 0.15
+#: How far above the typical later message of the conversation a message's
+#: score must stand: an embedder that does not know a language scores every
+#: message of it alike, and then nothing stands out.
+STAND_OUT = 0.25
 #: Later messages kept per anchor (the closest one).
 PER_ANCHOR = 1
 #: Anchors whose subjects are followed (the best-ranked ones).
@@ -66,12 +76,16 @@ class Timeline:
         return self.later.get(message_id, [])
 
 
-def asks_about_past(question: str, latest: Iterable[EvidenceMessage]) -> bool:
-    """Whether ``question`` asks about a state before the latest message.
+def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
+    """Whether ``question`` asks about a state before the latest message of one of ``subjects``
+    (each in time order), in any language:
 
-    A year in digits earlier than the latest message's year says so in any
-    language; a per-language module (``rawrag_tui/lang``, when it has
-    ``asks_about_past``) may recognise more ("before she moved").
+    - it names what only the latest message says ("Where did Ines live before
+      Braga?"): a capitalised name (answer/unknown.py) the latest message
+      holds and no earlier one of its subject does;
+    - it writes a year, in digits, earlier than the latest message's;
+    - a per-language module (``rawrag_tui/lang``, when it has
+      ``asks_about_past``) recognises it ("before she moved").
     """
     try:  # the language modules, where present, may know the words for it
         hook = getattr(importlib.import_module("..lang", __package__), "asks_about_past", None)
@@ -79,9 +93,15 @@ def asks_about_past(question: str, latest: Iterable[EvidenceMessage]) -> bool:
         hook = None
     if hook is not None and hook(question):
         return True
+    names = [n.casefold() for n in named(question)]
+    for subject in subjects:
+        *earlier, latest = subject
+        said_before = " ".join(m.text for m in earlier).casefold()
+        if any(n in latest.text.casefold() and n not in said_before for n in names):
+            return True
     years = [int(y) for y in _YEAR.findall(question)]
-    stamps = [m.timestamp[:4] for m in latest if m.timestamp and m.timestamp[:4].isdigit()]
-    return bool(years and stamps) and min(years) < max(int(s) for s in stamps)
+    stamps = [s[-1].timestamp[:4] for s in subjects if s[-1].timestamp and s[-1].timestamp[:4].isdigit()]
+    return bool(years and stamps) and min(years) < max(int(y) for y in stamps)
 
 
 def _candidates(anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
@@ -118,10 +138,16 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         return i
 
     members: dict[int, EvidenceMessage] = {}
-    for a, vec in zip(anchors, anchor_vecs):
+    anchor_to_question = anchor_vecs @ history.embed_question(question)
+    for a, vec, own in zip(anchors, anchor_vecs, anchor_to_question):
         score = np.minimum(cand_vecs @ vec, to_question)
-        later = [i for i in np.argsort(-score) if candidates[i].conversation_id == a.conversation_id
-                 and candidates[i].seq > a.seq and score[i] >= SAME_SUBJECT][:PER_ANCHOR]
+        after = [i for i in range(len(candidates)) if candidates[i].conversation_id == a.conversation_id
+                 and candidates[i].seq > a.seq]
+        if not after:
+            continue
+        typical = float(np.median(score[after]))
+        later = [i for i in sorted(after, key=lambda i: -score[i]) if score[i] >= SAME_SUBJECT
+                 and score[i] - typical >= STAND_OUT and to_question[i] >= own - QUESTION_MARGIN][:PER_ANCHOR]
         if not later:
             continue
         found = sorted((candidates[i] for i in later), key=lambda m: m.seq)
@@ -133,8 +159,8 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     subjects: dict[int, list[EvidenceMessage]] = {}
     for mid, m in members.items():
         subjects.setdefault(root(mid), []).append(m)
-    newest = [max(group, key=lambda m: m.seq) for group in subjects.values() if len(group) > 1]
-    timeline.past = asks_about_past(question, newest)
+    ordered = [sorted(group, key=lambda m: m.seq) for group in subjects.values() if len(group) > 1]
+    timeline.past = asks_about_past(question, ordered)
     if not timeline.past:
-        timeline.latest = {m.message_id for m in newest}
+        timeline.latest = {group[-1].message_id for group in ordered}
     return timeline
