@@ -62,19 +62,22 @@ def test_killed_index_resumes_with_a_progress_bar_and_eta(tmp_path, monkeypatch,
 
 
 class HeldEmbedder:
-    """The session's embedder, held before its second batch of windows until the test lets it go."""
+    """The session's embedder, held before its second commit batch of windows until the test lets it go.
 
-    def __init__(self, inner):
+    A batch is embedded in pieces (index/pending.py), so the hold counts windows, not calls: the
+    first call after ``after`` windows were embedded starts the second batch, once the first is committed."""
+
+    def __init__(self, inner, after=4):
         self.inner, self.fingerprint, self.dims = inner, inner.fingerprint, inner.dims
-        self.batches = 0
+        self.windows, self.after = 0, after
         self.held, self.release = threading.Event(), threading.Event()
 
     def embed(self, texts, kind="document"):
         if kind == "document":
-            self.batches += 1
-            if self.batches == 2:
+            if self.windows >= self.after and not self.held.is_set():
                 self.held.set()
                 assert self.release.wait(300), "never let go"  # a guard against a hang only
+            self.windows += len(texts)
         return self.inner.embed(texts, kind)
 
 
