@@ -28,6 +28,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 
+from ..storage.cjk import has_cjk
 from . import en, ja, zh
 from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
@@ -41,20 +42,25 @@ REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.
 _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+#: A letter of neither the Latin script nor CJK (Cyrillic, Greek, Arabic...).
+_OTHER_LETTER = re.compile(r"[^\W\d_A-Za-z\u00c0-\u024f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+                           r"\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]")
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
 
 
 def detect(text: str) -> str:
     """The language code of ``text`` (a key of :data:`REGISTRY`), or "und" (see the module's doc)."""
-    kana, han, hangul = len(_KANA.findall(text)), len(_HAN.findall(text)), len(_HANGUL.findall(text))
     latin = [w.lower() for w in _LATIN_WORD.findall(text)]
-    if kana + han + hangul and kana + han + hangul >= len(latin):
-        if kana:
-            return "ja"
-        return "zh" if han >= hangul else "und"
-    words = [w for w in WORD.findall(text) if not w.isdigit()]
-    if not latin or len(latin) * 2 < len(words):
-        return "und" if words else "en"
+    if has_cjk(text):
+        kana, han, hangul = len(_KANA.findall(text)), len(_HAN.findall(text)), len(_HANGUL.findall(text))
+        if kana + han + hangul >= len(latin):
+            if kana:
+                return "ja"
+            return "zh" if han >= hangul else "und"
+    if not latin or _OTHER_LETTER.search(text):
+        words = [w for w in WORD.findall(text) if not w.isdigit()]
+        if not latin or len(latin) * 2 < len(words):
+            return "und" if words else "en"
     english = sum(w in en.SIGNALS for w in latin)
     other = max(sum(w in signals for w in latin) for signals in latin_signals.SIGNALS.values())
     return "und" if other > english else "en"
@@ -73,7 +79,10 @@ def of(text: str) -> Language:
 
 def word_stems(text: str) -> set[str]:
     """Every term of ``text``, in its language's matching form."""
-    return {term for *_, term in of(text).tokens(text)}
+    language = of(text)
+    if not has_cjk(text):  # the common case, without the token tuples
+        return {language.stem(w.lower()) for w in WORD.findall(text)}
+    return {term for *_, term in language.tokens(text)}
 
 
 def query_terms(text: str) -> set[str]:

@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-from ..storage.cjk import CJK_RUN
+from ..storage.cjk import CJK_RUN, has_cjk
 
 WORD = re.compile(r"\w+", re.UNICODE)
 _ISO = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
@@ -67,6 +67,11 @@ class Language:
     def tokens(self, text: str) -> Iterator[tuple[int, int, str, str]]:
         """(start, end, word, term) for each term of ``text``: a CJK run gives its
         bigrams (word and term alike), every other word its lower case and its stem."""
+        if not has_cjk(text):  # most text: no word to split
+            for m in WORD.finditer(text):
+                word = m.group().lower()
+                yield m.start(), m.end(), word, self.stem(word)
+            return
         for m in WORD.finditer(text):
             word, base, last = m.group(), m.start(), 0
             for run in CJK_RUN.finditer(word):
