@@ -21,7 +21,14 @@ $(BIN)/python:
 
 READER_BUILD := $(BIN)/python rawrag_tui/models/reader_build.py
 # Installs the portable wheel over any llama-cpp-python already there, then the extras.
+# A venv made before the encrypted store has plain apsw, whose files apsw-sqlite3mc
+# (the same module, with the cipher) shares: plain apsw goes, and the cipher build is
+# put back whole, so neither one's uninstall leaves the other half-removed.
 define install_with_reader
+	if $(BIN)/python -m pip show -q apsw >/dev/null 2>&1; then \
+	    $(BIN)/python -m pip uninstall -y -q apsw && \
+	    $(BIN)/python -m pip install -q --force-reinstall --no-deps "$$(grep -o 'apsw-sqlite3mc==[0-9.]*' pyproject.toml)"; \
+	fi && \
 	wheels="$$($(READER_BUILD) wheel)" && \
 	$(BIN)/python -m pip install --force-reinstall --no-deps --only-binary llama-cpp-python \
 	    --find-links "$$wheels" "$$($(READER_BUILD) requirement)" && \
