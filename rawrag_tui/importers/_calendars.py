@@ -2,7 +2,8 @@
 
 Phones and Google write times in the user's locale: digits of the script
 (Arabic-Indic ``١٨``, Persian ``۱۸``), the era of the calendar (Thai
-Buddhist years, 543 ahead; Japanese era years, ``R4`` or ``令和4年``), the
+Buddhist years, 543 ahead; Japanese era years, ``R4`` or ``令和4年``;
+Solar Hijri dates, ``۱۴۰۱/۱۲/۲۷``, whose months fall across ours), the
 locale's order of day, month and year, its month names and its morning and
 afternoon markers. Nothing in an export says which locale wrote it, so the
 importers read the *structure* (which field is four digits, which is a
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import datetime
+from datetime import date, datetime
+from functools import lru_cache
 
 #: First year of each Japanese era, by its letter and its name. Year 1 of an
 #: era (written 元年, "first year") is that Gregorian year.
@@ -28,6 +30,27 @@ BUDDHIST_OFFSET = 543
 #: A year this large is a Buddhist-era year even without its "BE" mark: no
 #: export is dated four centuries ahead.
 BUDDHIST_FROM = 2400
+
+
+#: Years a chat can only be dated in the Solar Hijri calendar (Iran's and
+#: Afghanistan's; 1300 began in 1921, 1424 begins in 2045). No chat export is
+#: dated in the Gregorian 14th or 15th century, and the lunar Hijri years of
+#: WhatsApp's lifetime (1430 on, 2009) lie above the range.
+SOLAR_HIJRI_YEARS = range(1300, 1425)
+
+
+@lru_cache(maxsize=4096)  # a chat repeats each day's date on every message of it
+def solar_hijri_date(year: int, month: int, day: int) -> date:
+    """The Gregorian date of a Solar Hijri one (1 Farvardin 1403 -> 2024-03-20).
+
+    The months do not line up with ours (the year starts at the March
+    equinox), so the whole date is converted, by jdatetime (python-jalali,
+    a maintained library, imported only when such a date is met). An
+    impossible date (Esfand 30 of a common year) raises ValueError.
+    """
+    import jdatetime
+
+    return jdatetime.date(year, month, day).togregorian()
 
 
 def era_year(era: str, year: int) -> int:

@@ -12,9 +12,11 @@ The export's structure tells them apart instead:
   (``<Media omitted>``, ``<Medien ausgeschlossen>``, ``<Без медиафайлов>``).
 - An attached file is ``<label: file.ext>`` (iOS) or ``file.ext (label)``
   (Android), whatever the label's language; the file's name is kept.
-- Android writes deleted notices as plain text: only those need phrases
-  (a list per language), and the edited mark ``<This message was edited>``
-  at a body's end is read from the same kind of list, or from its U+200E.
+- Android writes deleted notices as plain text with no mark: those are
+  told by a table of WhatsApp's own notice per language
+  (``_whatsapp_notices``, whole bodies only); the edited mark
+  ``<This message was edited>`` at a body's end is read from a list of
+  phrases, or from its U+200E.
 
 Known phrases only choose the counter (``media`` or ``system``) for a body
 the structure already marked; they never decide alone that words are not
@@ -25,6 +27,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from ._whatsapp_notices import is_deleted_notice
 
 _BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
 #: The mark iOS puts before what WhatsApp itself wrote.
@@ -51,20 +55,6 @@ _MEDIA_WORDS = re.compile(
     r"(omitted|weggelassen|ausgeschlossen|ausgelassen|omitid|omis|absent|ocultad|oculta|omess|weggelaten|"
     r"отсутствует|без медиафайлов|vynechán|pominięto|dahil edilmedi|tidak disertakan|含まれていません|省略|"
     r"已忽略|생략|^null$)",
-    re.IGNORECASE,
-)
-#: Android's deleted notices (iOS marks its own with U+200E).
-_DELETED = re.compile(
-    r"^(this message was deleted|you deleted this message|diese nachricht wurde gelöscht|"
-    r"du hast diese nachricht gelöscht|se eliminó este mensaje|eliminaste este mensaje|"
-    r"ce message a été supprimé|vous avez supprimé ce message|esta mensagem foi apagada|mensagem apagada|"
-    r"você apagou esta mensagem|apagou esta mensagem|questo messaggio è stato eliminato|"
-    r"hai eliminato questo messaggio|dit bericht is verwijderd|je hebt dit bericht verwijderd|"
-    r"данное сообщение удалено|это сообщение удалено|вы удалили данное сообщение|вы удалили это сообщение|"
-    r"tato zpráva byla smazána|smazali jste tuto zprávu|ta wiadomość została usunięta|usunięto tę wiadomość|"
-    r"bu mesaj silindi|bu mesajı sildiniz|pesan ini telah dihapus|anda menghapus pesan ini|"
-    r"このメッセージは削除されました|メッセージを削除しました|此消息已删除|你删除了此消息|"
-    r"삭제된 메시지입니다|تم حذف هذه الرسالة|لقد حذفت هذه الرسالة)\.?$",
     re.IGNORECASE,
 )
 _EDITED = re.compile(
@@ -108,7 +98,7 @@ def read(lines: list[str]) -> Body:
     if attached is not None:
         return Body("text", tail, attached.group("file").strip(), edited)
     whole = text.strip(_BIDI + " ")
-    if _DELETED.match(whole):
+    if is_deleted_notice(whole):
         return Body("deleted")
     if marked:
         # iOS: what WhatsApp wrote. A short phrase with no full stop is a

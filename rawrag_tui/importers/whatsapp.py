@@ -7,8 +7,8 @@ whole file (a first field above 12 means day first, a second above 12 means
 month first), so the file is read twice. Times are local wall-clock with no
 zone, so timestamps stay naive (the store marks them local). Headers are read
 in any script and calendar: the first characters are folded (RTL marks out,
-Arabic-Indic and Persian digits to 0-9) and Buddhist-era and Japanese era
-years become Gregorian (``_calendars``). Whether a body is words, a file, a
+Arabic-Indic and Persian digits to 0-9) and Buddhist-era, Japanese era and
+Solar Hijri dates become Gregorian (``_calendars``). Whether a body is words, a file, a
 placeholder or a notice is decided by its structure (``_whatsapp_body``),
 since WhatsApp translates its own phrases into every language.
 
@@ -31,7 +31,7 @@ from ..errors import ImportFormatError
 from . import _common as c
 from . import _sniff
 from . import _whatsapp_body as _body
-from ._calendars import ascii_digits, era_year, gregorian_year
+from ._calendars import SOLAR_HIJRI_YEARS, ascii_digits, era_year, gregorian_year, solar_hijri_date
 from .records import Conversation, Message, ParseStats
 from .source import ExportSource
 
@@ -244,6 +244,9 @@ def _timestamp(match: re.Match, day_first: bool | None) -> datetime:
         # 12 AM is midnight and 12 PM noon; some phones (Spanish Android,
         # Japanese) write midnight as 00 AM and noon as 0 PM: same hours.
         hour = hour % 12 + (12 if pm else 0)
+    if year in SOLAR_HIJRI_YEARS:  # Persian phones: 1401/12/27 is 2023-03-18
+        day_of = solar_hijri_date(year, month, day)
+        year, month, day = day_of.year, day_of.month, day_of.day
     return datetime(year, month, day, hour, minute, second)
 
 
