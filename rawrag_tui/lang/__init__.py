@@ -50,7 +50,7 @@ _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
 
 def detect(text: str) -> str:
     """The language code of ``text`` (a key of :data:`REGISTRY`), or "und" (see the module's doc)."""
-    latin = [w.lower() for w in _LATIN_WORD.findall(text)]
+    latin = [w.lower().replace("’", "'") for w in _LATIN_WORD.findall(text)]
     if has_cjk(text):
         kana, han, hangul = len(_KANA.findall(text)), len(_HAN.findall(text)), len(_HANGUL.findall(text))
         if kana + han + hangul >= len(latin):
