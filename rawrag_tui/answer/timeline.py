@@ -128,7 +128,8 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         return Timeline()
     vectors = history.embed([*anchors, *candidates])
     anchor_vecs, cand_vecs = vectors[: len(anchors)], vectors[len(anchors):]
-    to_question = cand_vecs @ history.embed_question(question)
+    asked = history.embed_question(question)
+    to_question, anchor_to_question = cand_vecs @ asked, anchor_vecs @ asked
     timeline = Timeline()
     parent: dict[int, int] = {}
 
@@ -138,7 +139,6 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         return i
 
     members: dict[int, EvidenceMessage] = {}
-    anchor_to_question = anchor_vecs @ history.embed_question(question)
     for a, vec, own in zip(anchors, anchor_vecs, anchor_to_question):
         score = np.minimum(cand_vecs @ vec, to_question)
         after = [i for i in range(len(candidates)) if candidates[i].conversation_id == a.conversation_id
