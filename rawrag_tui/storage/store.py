@@ -20,7 +20,7 @@ import apsw
 import numpy as np
 
 from ..words import content_words
-from . import cjk, encryption, migrations
+from . import bm25_bound, cjk, encryption, migrations
 from .db import BUSY_TIMEOUT_MS, connect, ensure_private_dir, touch_private
 from .locks import exclusive, index_lock
 from .migrations import create_vector_tables
@@ -610,14 +610,20 @@ class Store:
         windows (:mod:`.cjk`); a lone CJK character is a prefix query on the
         ``cjk`` column, whose tokens each start with one character.
         """
+        terms = Store.fts_terms(text, common)
+        return " OR ".join(t for t, _ in terms) if terms else None
+
+    @staticmethod
+    def fts_terms(text: str, common: Collection[str] = ()) -> list[tuple[str, str | None]]:
+        """:meth:`fts_query`'s terms: (FTS5 term, the word it quotes; None for a CJK term)."""
         words, bigrams, singles = cjk.query_parts(text)
         words = content_words(words)
         words = [w for w in words if w not in common] or words
         quote = lambda t: '"' + t.replace('"', '""') + '"'  # noqa: E731
-        terms = [quote(t) for t in words]
-        terms += [f"cjk : {quote(t)}" for t in bigrams]
-        terms += [f"cjk : {quote(t)} *" for t in singles]
-        return " OR ".join(terms) if terms else None
+        terms: list[tuple[str, str | None]] = [(quote(t), t) for t in words]
+        terms += [(f"cjk : {quote(t)}", None) for t in bigrams]
+        terms += [(f"cjk : {quote(t)} *", None) for t in singles]
+        return terms
 
     def common_words(self, words: Sequence[str], share: float) -> set[str]:
         """The words found in more than ``share`` of all windows.
@@ -631,28 +637,38 @@ class Store:
         """
         if not words or share >= 1:
             return set()
+        return {w for w in words if (self._term_docs(w) or 0) > share * self._window_bound()}
+
+    def _term_docs(self, word: str) -> int | None:
+        """How many windows hold ``word`` as the index stems it (fts5vocab), None when it is not
+        one term. fts5vocab counts them by reading the term's whole posting list (10-30 ms for a
+        name found in every window of 200,000): the counts are kept until the next write."""
         if self._vocab is None:
             self.conn.cursor().execute(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.windows_vocab USING fts5vocab(main, windows_fts, 'row')")
             self._vocab = self.conn.fts5_tokenizer("porter", ["unicode61"])
-        # fts5vocab counts a term's windows by reading its whole posting list (10-30 ms for a
-        # name found in every window of 200,000): the counts are kept until the next write.
         generation = self.generation()
         if self._doc_counts[0] != generation:
             self._doc_counts = (generation, {
                 "": self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")})  # an upper bound, in O(1)
         counts = self._doc_counts[1]
-        common = set()
-        for word in words:
-            stems = [t[2] for t in self._vocab(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)]
-            if len(stems) != 1:
-                continue
-            if stems[0] not in counts:
-                docs = self._one("SELECT doc FROM windows_vocab WHERE term = ?", (stems[0],))
-                counts[stems[0]] = docs[0] if docs else 0
-            if counts[stems[0]] > share * counts[""]:
-                common.add(word)
-        return common
+        stems = [t[2] for t in self._vocab(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)]
+        if len(stems) != 1:
+            return None
+        if self.conn.in_transaction:  # inside a write that may yet be rolled back: counted, not kept
+            docs = self._one("SELECT doc FROM windows_vocab WHERE term = ?", (stems[0],))
+            return int(docs[0]) if docs else 0
+        if stems[0] not in counts:
+            docs = self._one("SELECT doc FROM windows_vocab WHERE term = ?", (stems[0],))
+            counts[stems[0]] = docs[0] if docs else 0
+        return int(counts[stems[0]])
+
+    def _window_bound(self) -> int:
+        """At least the number of windows (the largest id), read with the word counts (:meth:`_term_docs`)."""
+        generation = self.generation()
+        if self._doc_counts[0] != generation:
+            self._doc_counts = (generation, {"": self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")})
+        return int(self._doc_counts[1][""])
 
     def cjk_messages(self, source_id: int | None = None) -> tuple[int, int]:
         """(messages holding Chinese/Japanese/Korean text, all messages), of one source or all."""
@@ -670,9 +686,14 @@ class Store:
         ``temp.allowed_windows`` (:meth:`allow_windows`).
         """
         words = content_words(cjk.query_parts(query)[0])
-        match = self.fts_query(query, self.common_words(words, common_share) if len(words) > 1 else ())
-        if match is None:
+        terms = self.fts_terms(query, self.common_words(words, common_share) if len(words) > 1 else ())
+        if not terms:
             return []
+        match = " OR ".join(t for t, _ in terms)
+        if not allowed and len(terms) > 1:
+            pruned = self._lexical_pruned(terms, match, int(n))
+            if pruned is not None:
+                return pruned
         if allowed:
             # The matches walked in rowid order (cheap), each looked up among the allowed windows,
             # and BM25, the costly part, computed for the allowed ones only: 11-17 ms against 74-104
@@ -686,6 +707,46 @@ class Store:
             sql = "SELECT rowid, bm25(windows_fts) FROM windows_fts WHERE windows_fts MATCH ? ORDER BY rank LIMIT ?"
         rows = self._rows(sql, (match, int(n)))
         return [(r[0], -r[1]) for r in rows]
+
+    #: Give up pruning when the windows to score would be more than this share of all: the
+    #: pool's own cost (laying it out, a second walk of the matches) then outweighs what it saves.
+    PRUNE_SHARE = 0.25
+
+    def _lexical_pruned(self, terms: list[tuple[str, str | None]], match: str,
+                        n: int) -> list[tuple[int, float]] | None:
+        """The best ``n`` windows for ``match`` (FTS5 BM25, ties by window id, as ``ORDER BY rank``
+        gives them), scoring only the windows of the query's rarer terms, or None when that cannot
+        be shown to give the same top ``n`` (:mod:`.bm25_bound`)."""
+        if self.conn.in_transaction:  # a write open on this connection: the counts are not kept
+            return None
+        rows_bound = self._window_bound()
+        docs = [self._term_docs(word) if word is not None else None for _, word in terms]
+        reached = 0.0  # the n-th best score met so far: the top n scores at least this
+        for scored, others_bound in bm25_bound.splits(docs, rows_bound, n):
+            if others_bound >= reached > 0:  # this split cannot be shown exact: take a larger one
+                continue
+            if sum(docs[i] or 0 for i in scored) > self.PRUNE_SHARE * rows_bound:
+                return None
+            rows = self._lexical_pool(" OR ".join(terms[i][0] for i in scored), match, n)
+            if len(rows) >= n:
+                reached = -rows[n - 1][1]
+                if reached > others_bound * (1 + 1e-9):
+                    return [(r[0], -r[1]) for r in rows]
+        return None
+
+    def _lexical_pool(self, scored: str, match: str, n: int) -> list[tuple]:
+        """The best ``n`` (window id, bm25) for ``match`` among the windows ``scored`` matches."""
+        cur = self.conn.cursor()
+        before = self.conn.total_changes()
+        cur.execute("CREATE TEMP TABLE IF NOT EXISTS lexical_pool (id INTEGER PRIMARY KEY)")
+        cur.execute("DELETE FROM temp.lexical_pool")
+        cur.execute("INSERT INTO temp.lexical_pool (id) SELECT rowid FROM windows_fts WHERE windows_fts MATCH ?",
+                    (scored,))
+        self._scratch_changes += self.conn.total_changes() - before
+        # The matches walked in rowid order, BM25 computed only for the pool's (as with a filter).
+        return self._rows("SELECT windows_fts.rowid, bm25(windows_fts) AS score FROM windows_fts"
+                          " CROSS JOIN temp.lexical_pool p ON p.id = windows_fts.rowid"
+                          " WHERE windows_fts MATCH ? ORDER BY score, windows_fts.rowid LIMIT ?", (match, n))
 
     def mentions(self, word: str) -> bool:
         """Whether any window holds ``word``, or (for words of 5+ letters) a word
