@@ -33,9 +33,13 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def write_private(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` readable by its owner only, whatever the umask or an older file's mode."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+def write_private(path: str, text: str, *, replace: bool = True) -> None:
+    """Write ``text`` to ``path`` readable by its owner only, whatever the umask or an older file's mode.
+
+    ``replace=False`` never touches a file that is already there (FileExistsError): the app asks
+    before replacing one, and a file that appeared since it asked is not silently overwritten."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if replace else os.O_EXCL)
+    fd = os.open(path, flags, 0o600)
     try:
         os.fchmod(fd, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:

@@ -179,6 +179,8 @@ class RawragApp(App):
         if isinstance(screen, (LibraryScreen, ConversationScreen)):
             yield SystemCommand("Delete", "Delete the selected conversation or source (asks first)",
                                 screen.action_delete)
+            yield SystemCommand("Export conversation", "Write the conversation shown as md, html or jsonl (0600)",
+                                screen.action_export)
 
     def _index_now(self) -> None:
         def start() -> None:

@@ -73,6 +73,8 @@ KEYS: tuple[Key, ...] = (
     # an opened conversation
     Key("conversation.back", "escape", "back", "Back", "conversation"),
     Key("conversation.delete", "d", "delete", "Delete", "conversation"),
+    # the conversation shown (the Library's transcript, or one opened from a hit): one key, both places
+    Key("export.open", "x", "export", "Export", "library, conversation"),
     # first run
     Key("welcome.demo", "d", "load_demo", "Load demo data", "welcome"),
     # dialogs
@@ -80,6 +82,9 @@ KEYS: tuple[Key, ...] = (
     Key("confirm.no", "n,escape", "cancel", "Keep", "confirm dialog"),
     Key("cancel.yes", "y", "confirm", "Cancel the import", "cancel dialog"),
     Key("cancel.no", "n,escape", "cancel", "Keep importing", "cancel dialog"),
+    Key("export.cancel", "escape", "cancel", "Cancel", "export dialog"),
+    Key("replace.yes", "y", "confirm", "Replace the file", "replace dialog"),
+    Key("replace.no", "n,escape", "cancel", "Keep it", "replace dialog"),
     Key("help.close", "escape,question_mark", "close", "Close", "help", key_display="esc"),
 )
 

@@ -58,6 +58,11 @@ class MemoryGate:
         with self._lock:
             return self.memory.messages(conversation_id)
 
+    def export(self, fmt: str, conversation_id: int) -> tuple[str, int]:
+        """One conversation as md, html or jsonl: (the text, how many messages it holds)."""
+        with self._lock:
+            return self.memory.export(fmt, conversation=str(conversation_id))
+
     def search(self, query: str, *, mode: str | None = None, filters: Filters | None = None) -> SearchResult:
         with self._lock:
             return self.memory.search(query, mode=mode, filters=filters)

@@ -10,10 +10,11 @@ from .. import keys
 from ..fmt import plural, short_date
 from ..widgets.transcript import TranscriptView
 from .base import RawragScreen
+from .export import start_export
 
 
 class ConversationScreen(RawragScreen):
-    BINDINGS = keys.scope_bindings("conversation")
+    BINDINGS = keys.scope_bindings("conversation") + keys.bindings("export.open")
 
     def __init__(self, conversation_id: int, *, focus_message_id: int | None = None,
                  marked: tuple[int, ...] = (), query: str = "", place: str = ""):
@@ -24,6 +25,7 @@ class ConversationScreen(RawragScreen):
         self.query_text = query
         self.PLACE = place
         self.info: dict | None = None
+        self.first_ts: str | None = None
 
     def body(self) -> ComposeResult:
         yield Label("", id="conversation-title", classes="pane-title")
@@ -50,7 +52,7 @@ class ConversationScreen(RawragScreen):
             self.dismiss()
             return
         self.info = info
-        first = messages[0]["ts"] if messages else None
+        first = self.first_ts = messages[0]["ts"] if messages else None
         last = messages[-1]["ts"] if messages else None
         marks = f" · {len(self.marked)} marked (n: next)" if self.marked else ""
         self.query_one("#conversation-title", Label).update(
@@ -67,3 +69,7 @@ class ConversationScreen(RawragScreen):
             count = len(self.query_one(TranscriptView).items)
             self.host.confirm_delete("conversation", self.conversation_id, self.info["title"] or "(untitled)",
                                      f"{count:,} messages")
+
+    def action_export(self) -> None:
+        if self.info is not None:
+            start_export(self, self.conversation_id, self.info["title"] or "(untitled)", self.first_ts)

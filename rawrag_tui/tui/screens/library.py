@@ -16,6 +16,7 @@ from ..fmt import plural, short_date, source_label
 from ..widgets.lists import VimOptionList
 from ..widgets.transcript import TranscriptView
 from .base import RawragScreen
+from .export import start_export
 
 
 def span(first: str | None, last: str | None) -> str:
@@ -29,7 +30,7 @@ def span(first: str | None, last: str | None) -> str:
 
 class LibraryScreen(RawragScreen):
     PLACE = "library"
-    BINDINGS = keys.scope_bindings("library")
+    BINDINGS = keys.scope_bindings("library") + keys.bindings("export.open")
     COMPONENT_CLASSES: ClassVar[set[str]] = {"library--title", "library--meta"}
 
     def __init__(self, *args, **kwargs):
@@ -206,3 +207,11 @@ class LibraryScreen(RawragScreen):
         if cid is not None and cid in self.conversations:
             c = self.conversations[cid]
             self.host.confirm_delete("conversation", cid, c["title"] or "(untitled)", f"{c['messages']:,} messages")
+
+    def action_export(self) -> None:
+        """The conversation whose transcript is shown (the highlighted row's, once its preview loads)."""
+        c = self.conversations.get(self.shown_conversation) if self.shown_conversation is not None else None
+        if c is None:
+            self.app.notify("No conversation to export.", severity="warning")
+            return
+        start_export(self, c["id"], c["title"] or "(untitled)", c["first_ts"])
