@@ -157,3 +157,15 @@ def test_the_demos_a_line_holds_the_final_answer_and_the_note_follows(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "A: 3 May 2026"
     assert lines[1].startswith('   note: the reader said "4 May 2026"') and lines[2].startswith("   sources: [2]")
+
+
+def test_a_reply_that_states_a_later_date_on_the_subject_wins():
+    # The changed-facts set's visa interview: moved to 20 May, then the reply to
+    # "still going to the visa interview?" says it happened on 3 June.
+    chat = [msg(1, "我签证面试的时间被领事馆改了，推迟到5月20日", "2025-03-03T21:05:00Z", "陈浩"),
+            msg(2, "恭喜恭喜！那签证面试还去吗", "2025-06-15T22:15:00Z", "李娜"),
+            msg(3, "去了，6月3日面完了，展会轮不到我了", "2025-06-15T22:16:00Z", "陈浩")]  # no subject bigram
+    fixed = stated("陈浩的签证面试是哪天？", "3月12日", chat)
+    assert fixed is not None and (fixed.message, fixed.text) == (3, "2025年6月3日")
+    # Without the message it replies to, it is off the subject.
+    assert stated("陈浩的签证面试是哪天？", "3月12日", [chat[0], chat[2]]).text == "2025年5月20日"

@@ -12,8 +12,9 @@ that needs no model:
 - a question asks "when" and a date is read in a message's own language
   (rawrag_tui/lang: "When ...", "いつ", "什么时候"; "3 May", "3月21日");
 - a "when" answer that no message states is replaced by the date stated in
-  the **latest** message that shares a subject word with the question: the
-  latest statement wins, as it does in evidence selection;
+  the **latest** message that shares a subject word with the question (or
+  replies to one, stating a later date than they do): the latest statement
+  wins, as it does in evidence selection;
 - the reader's own words are kept beside it, so the faces can say what was
   replaced and why.
 
@@ -71,12 +72,22 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
     subject = views.subject(question, messages, lang.when_words(question))
     if not subject:
         return None
+    worded = {(m.conversation_id, m.seq) for m in messages if subject & views(m).stems}
     best: tuple[str, int, str] | None = None
     for n, m in enumerate(messages, 1):
-        if not m.timestamp or not subject & views(m).stems:
+        if not m.timestamp or (m.conversation_id, m.seq) not in worded:
             continue
         dates = views(m).stated_dates
         if dates and (best is None or m.timestamp >= best[0]):
+            best = (m.timestamp, n, dates[-1])
+    # A reply to a message on the subject is on it too ("Did you go to the visa
+    # interview?" - "Yes, done on 3 June"), where it states a date later than,
+    # and other than, the latest the subject's own messages state.
+    for n, m in enumerate(messages, 1):
+        dates = views(m).stated_dates
+        if (m.timestamp and dates and (m.conversation_id, m.seq) not in worded
+                and (m.conversation_id, m.seq - 1) in worded
+                and (best is None or (m.timestamp > best[0] and dates[-1] != best[2]))):
             best = (m.timestamp, n, dates[-1])
     return Correction(best[1], best[2]) if best else None
 
