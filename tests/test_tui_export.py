@@ -109,7 +109,9 @@ async def test_x_on_a_conversation_opened_from_a_hit_exports_html_with_day_headi
         await pilot.press("shift+tab", "down", "enter")  # the formats: md -> html
         await settle(pilot, 1)
         assert dialog.fmt == "html"
-        assert dialog.query_one("#export-path", Input).value.endswith("lisbon-trip-2026-03-01.html")
+        box = dialog.query_one("#export-path", Input)
+        assert box.value.endswith("lisbon-trip-2026-03-01.html")
+        assert box.has_focus  # back in the path box, where enter exports
         target = tmp_path / "trip.html"
         await export_to(app, pilot, target)
         await until(pilot, lambda: any(n.startswith("exported") for n in notes(app)))

@@ -26,7 +26,7 @@ from .. import keys
 from ..host import host_of
 from ..service import MemoryGate
 
-FORMATS = (("md", "Markdown"), ("html", "HTML, one file that reads offline"), ("jsonl", "JSON lines"))
+FORMATS = (("md", "Markdown"), ("html", "HTML (offline)"), ("jsonl", "JSON lines"))
 
 
 def downloads_folder() -> Path:
@@ -82,7 +82,7 @@ class ConfirmReplace(ModalScreen[bool]):
 
 
 class ExportDialog(ModalScreen[ExportRequest | None]):
-    """The format and the path; enter exports, esc leaves with nothing written."""
+    """The format and the path; enter in the path box exports, esc leaves with nothing written."""
 
     BINDINGS = keys.scope_bindings("export dialog")
 
@@ -95,13 +95,14 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="export"):
             yield Label(f"Export “{self.conversation_title}”", id="export-title")
-            with RadioSet(id="export-format"):
+            with RadioSet(id="export-format", compact=True):
                 for fmt, name in FORMATS:
-                    yield RadioButton(f"{fmt}  {name}", value=fmt == self.fmt, name=fmt)
-            yield Input(str(self.path), id="export-path", placeholder="file to write (mode 0600)")
+                    yield RadioButton(f"{fmt} {name}", value=fmt == self.fmt, name=fmt, compact=True)
+            yield Label("File (readable by you only):", classes="export-label")
+            yield Input(str(self.path), id="export-path", placeholder="file to write", compact=True)
             with Horizontal(id="export-buttons"):
-                yield Button("Export (enter)", id="export-go", variant="primary")
-                yield Button("Cancel (esc)", id="export-cancel")
+                yield Button("Export (enter)", id="export-go", variant="primary", compact=True)
+                yield Button("Cancel (esc)", id="export-cancel", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()
@@ -114,6 +115,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         if box.value.endswith(f".{self.fmt}"):
             box.value = box.value[: -len(self.fmt)] + fmt
         self.fmt = fmt
+        box.focus()  # back to the path, where enter exports (enter on the formats picks one)
 
     @on(Input.Submitted, "#export-path")
     @on(Button.Pressed, "#export-go")
