@@ -44,25 +44,25 @@ def test_pruned_search_returns_fts5s_own_top_n(demo_store, n, monkeypatch):
     monkeypatch.setattr(Store, "PRUNE_SHARE", 1.0)
     pruned = 0
     for q in queries(demo_store):
-        terms = demo_store.fts_terms(q)
-        got = demo_store.lexical_search(q, n)
-        assert got == fts5_order(demo_store, " OR ".join(t for t, _ in terms), n), q
-        pruned += demo_store._lexical_pruned(terms, " OR ".join(t for t, _ in terms), n) is not None
+        ordered, rows = demo_store._lexical_pruned(demo_store.fts_terms(q), n)
+        match = " OR ".join(t for t, _ in ordered)
+        assert demo_store.lexical_search(q, n) == fts5_order(demo_store, match, n), q
+        pruned += rows is not None
     assert pruned >= 10  # the pruned path really answered many of them
 
 
 def test_counts_seen_inside_a_write_are_not_kept(demo_store):
     word = "zyxwvutsr"
-    assert demo_store._term_docs(word) == 0
+    assert demo_store._term_docs(word, demo_store._word_counts()) == 0
     cur = demo_store.conn.cursor()
     cur.execute("BEGIN")
     try:
         cur.execute("INSERT INTO windows_fts (rowid, text) VALUES (?, ?)", (10**9, f"{word} {word} maya"))
-        assert demo_store._term_docs(word) == 1
+        assert demo_store._term_docs(word, demo_store._word_counts()) == 1
         assert demo_store.lexical_search(f"{word} maya", 1) == fts5_order(demo_store, f'"{word}" OR "maya"', 1)
     finally:
         cur.execute("ROLLBACK")
-    assert demo_store._term_docs(word) == 0
+    assert demo_store._term_docs(word, demo_store._word_counts()) == 0
 
 
 def test_the_bound_is_above_any_term_score():
@@ -76,6 +76,8 @@ def test_the_bound_is_above_any_term_score():
 
 
 def test_splits_take_the_rarest_words_first_and_always_score_unknown_ones():
-    assert bm25_bound.splits([500, 5, None], 1000, 3) == [([2, 1], bm25_bound.term_bound(500, 1000))]
-    assert bm25_bound.splits([500, 5, 50], 1000, 3)[0][0] == [1]
-    assert bm25_bound.splits([500, 1, 1], 1000, 3) == []  # the rare words' windows cannot hold 3
+    docs = [500, 5, None]
+    assert bm25_bound.order(docs) == [2, 1, 0]
+    assert bm25_bound.splits([None, 5, 500], 1000, 3) == [(2, bm25_bound.term_bound(500, 1000))]
+    assert [j for j, _ in bm25_bound.splits([5, 50, 500], 1000, 3)] == [1, 2]
+    assert bm25_bound.splits([1, 1, 500], 1000, 3) == []  # the rare words' windows cannot hold 3

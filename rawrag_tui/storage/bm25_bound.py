@@ -32,18 +32,22 @@ def term_bound(docs: int, rows: int) -> float:
     return idf(docs, rows) * (K1 + 1.0)
 
 
-def splits(docs: Sequence[int | None], rows: int, n: int) -> list[tuple[list[int], float]]:
-    """Ways to score fewer windows, cheapest first: (the terms whose windows are scored, the bound
-    on what the other terms can add together). Terms are taken rarest first; one of unknown
-    count (a phrase, a CJK term) is always scored. A split is offered only when its terms can
-    hold ``n`` windows and it leaves at least one term out."""
-    order = sorted(range(len(docs)), key=lambda i: (docs[i] is not None, docs[i] or 0))
+def order(docs: Sequence[int | None]) -> list[int]:
+    """The terms rarest first, those of unknown count (a phrase, a CJK term) before all."""
+    return sorted(range(len(docs)), key=lambda i: (docs[i] is not None, docs[i] or 0))
+
+
+def splits(docs: Sequence[int | None], rows: int, n: int) -> list[tuple[int, float]]:
+    """Ways to score fewer windows, cheapest first, for terms already in :func:`order`: (how many
+    of the first terms have their windows scored, the bound on what the other terms can add
+    together). A split is offered only when its terms can hold ``n`` windows and every term it
+    leaves out has a known count."""
     out = []
-    for j in range(1, len(order)):
-        rest = order[j:]
-        if any(docs[i] is None for i in rest):
+    for j in range(1, len(docs)):
+        rest = docs[j:]
+        if any(d is None for d in rest):
             continue
-        if sum(docs[i] or 0 for i in order[:j]) < n:  # their windows cannot hold n: take more terms
+        if sum(d or 0 for d in docs[:j]) < n:  # their windows cannot hold n: take more terms
             continue
-        out.append((order[:j], sum(term_bound(docs[i] or 0, rows) for i in rest)))
+        out.append((j, sum(term_bound(d or 0, rows) for d in rest)))
     return out

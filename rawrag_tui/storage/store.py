@@ -637,21 +637,25 @@ class Store:
         """
         if not words or share >= 1:
             return set()
-        return {w for w in words if (self._term_docs(w) or 0) > share * self._window_bound()}
+        counts = self._word_counts()
+        return {w for w in words if (self._term_docs(w, counts) or 0) > share * counts[""]}
 
-    def _term_docs(self, word: str) -> int | None:
+    def _word_counts(self) -> dict[str, int]:
+        """The windows each word stem is in, as far as looked up (:meth:`_term_docs`), and under
+        ``""`` at least the number of windows (the largest id, read in O(1)); kept until a write."""
+        generation = self.generation()
+        if self._doc_counts[0] != generation:
+            self._doc_counts = (generation, {"": self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")})
+        return self._doc_counts[1]
+
+    def _term_docs(self, word: str, counts: dict[str, int]) -> int | None:
         """How many windows hold ``word`` as the index stems it (fts5vocab), None when it is not
         one term. fts5vocab counts them by reading the term's whole posting list (10-30 ms for a
-        name found in every window of 200,000): the counts are kept until the next write."""
+        name found in every window of 200,000): kept in ``counts`` (:meth:`_word_counts`)."""
         if self._vocab is None:
             self.conn.cursor().execute(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.windows_vocab USING fts5vocab(main, windows_fts, 'row')")
             self._vocab = self.conn.fts5_tokenizer("porter", ["unicode61"])
-        generation = self.generation()
-        if self._doc_counts[0] != generation:
-            self._doc_counts = (generation, {
-                "": self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")})  # an upper bound, in O(1)
-        counts = self._doc_counts[1]
         stems = [t[2] for t in self._vocab(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)]
         if len(stems) != 1:
             return None
@@ -662,13 +666,6 @@ class Store:
             docs = self._one("SELECT doc FROM windows_vocab WHERE term = ?", (stems[0],))
             counts[stems[0]] = docs[0] if docs else 0
         return int(counts[stems[0]])
-
-    def _window_bound(self) -> int:
-        """At least the number of windows (the largest id), read with the word counts (:meth:`_term_docs`)."""
-        generation = self.generation()
-        if self._doc_counts[0] != generation:
-            self._doc_counts = (generation, {"": self._scalar("SELECT COALESCE(MAX(id), 0) FROM windows")})
-        return int(self._doc_counts[1][""])
 
     def cjk_messages(self, source_id: int | None = None) -> tuple[int, int]:
         """(messages holding Chinese/Japanese/Korean text, all messages), of one source or all."""
@@ -689,11 +686,11 @@ class Store:
         terms = self.fts_terms(query, self.common_words(words, common_share) if len(words) > 1 else ())
         if not terms:
             return []
-        match = " OR ".join(t for t, _ in terms)
-        if not allowed and len(terms) > 1:
-            pruned = self._lexical_pruned(terms, match, int(n))
+        if not allowed and len(terms) > 1 and not self.conn.in_transaction:
+            terms, pruned = self._lexical_pruned(terms, int(n))
             if pruned is not None:
                 return pruned
+        match = " OR ".join(t for t, _ in terms)
         if allowed:
             # The matches walked in rowid order (cheap), each looked up among the allowed windows,
             # and BM25, the costly part, computed for the allowed ones only: 11-17 ms against 74-104
@@ -712,41 +709,45 @@ class Store:
     #: pool's own cost (laying it out, a second walk of the matches) then outweighs what it saves.
     PRUNE_SHARE = 0.25
 
-    def _lexical_pruned(self, terms: list[tuple[str, str | None]], match: str,
-                        n: int) -> list[tuple[int, float]] | None:
-        """The best ``n`` windows for ``match`` (FTS5 BM25, ties by window id, as ``ORDER BY rank``
-        gives them), scoring only the windows of the query's rarer terms, or None when that cannot
-        be shown to give the same top ``n`` (:mod:`.bm25_bound`)."""
-        if self.conn.in_transaction:  # a write open on this connection: the counts are not kept
-            return None
-        rows_bound = self._window_bound()
-        docs = [self._term_docs(word) if word is not None else None for _, word in terms]
+    def _lexical_pruned(self, terms: list[tuple[str, str | None]],
+                        n: int) -> tuple[list[tuple[str, str | None]], list[tuple[int, float]] | None]:
+        """The best ``n`` windows for the query (FTS5 BM25, ties by window id, as ``ORDER BY rank``
+        gives them), scoring only the windows of its rarer terms, or None when that cannot be
+        shown to give the same top ``n`` (:mod:`.bm25_bound`); with the terms rarest first, the
+        order the full query takes them in too (its score sums them in that order).
+
+        Not inside an open write: the counts the bound rests on are read and kept between writes.
+        """
+        counts = self._word_counts()
+        rows_bound = counts[""]
+        docs = [self._term_docs(word, counts) if word is not None else None for _, word in terms]
+        ranked = bm25_bound.order(docs)
+        terms, docs = [terms[i] for i in ranked], [docs[i] for i in ranked]
         reached = 0.0  # the n-th best score met so far: the top n scores at least this
-        for scored, others_bound in bm25_bound.splits(docs, rows_bound, n):
+        for j, others_bound in bm25_bound.splits(docs, rows_bound, n):
             if others_bound >= reached > 0:  # this split cannot be shown exact: take a larger one
                 continue
-            if sum(docs[i] or 0 for i in scored) > self.PRUNE_SHARE * rows_bound:
-                return None
-            rows = self._lexical_pool(" OR ".join(terms[i][0] for i in scored), match, n)
+            if sum(d or 0 for d in docs[:j]) > self.PRUNE_SHARE * rows_bound:
+                break
+            rows = self._lexical_split(terms[:j], terms[j:], n)
             if len(rows) >= n:
-                reached = -rows[n - 1][1]
+                reached = rows[n - 1][1]
                 if reached > others_bound * (1 + 1e-9):
-                    return [(r[0], -r[1]) for r in rows]
-        return None
+                    return terms, rows
+        return terms, None
 
-    def _lexical_pool(self, scored: str, match: str, n: int) -> list[tuple]:
-        """The best ``n`` (window id, bm25) for ``match`` among the windows ``scored`` matches."""
-        cur = self.conn.cursor()
-        before = self.conn.total_changes()
-        cur.execute("CREATE TEMP TABLE IF NOT EXISTS lexical_pool (id INTEGER PRIMARY KEY)")
-        cur.execute("DELETE FROM temp.lexical_pool")
-        cur.execute("INSERT INTO temp.lexical_pool (id) SELECT rowid FROM windows_fts WHERE windows_fts MATCH ?",
-                    (scored,))
-        self._scratch_changes += self.conn.total_changes() - before
-        # The matches walked in rowid order, BM25 computed only for the pool's (as with a filter).
-        return self._rows("SELECT windows_fts.rowid, bm25(windows_fts) AS score FROM windows_fts"
-                          " CROSS JOIN temp.lexical_pool p ON p.id = windows_fts.rowid"
-                          " WHERE windows_fts MATCH ? ORDER BY score, windows_fts.rowid LIMIT ?", (match, n))
+    def _lexical_split(self, scored: list[tuple[str, str | None]], others: list[tuple[str, str | None]],
+                       n: int) -> list[tuple[int, float]]:
+        """The best ``n`` (window id, score) for ``scored OR others`` among the windows a ``scored``
+        term matches. Two queries, those with an ``others`` term too and those without, each
+        holding every term once (so BM25 is the full query's), and each led by the scored terms'
+        few windows: FTS5 seeks the others' postings instead of reading them all."""
+        first = "(" + " OR ".join(t for t, _ in scored) + ")"
+        rest = "(" + " OR ".join(t for t, _ in others) + ")"
+        sql = "SELECT rowid, bm25(windows_fts) FROM windows_fts WHERE windows_fts MATCH ? ORDER BY rank LIMIT ?"
+        rows = [(r[0], -r[1]) for op in ("AND", "NOT") for r in self._rows(sql, (f"{first} {op} {rest}", n))]
+        rows.sort(key=lambda r: (-r[1], r[0]))
+        return rows[:n]
 
     def mentions(self, word: str) -> bool:
         """Whether any window holds ``word``, or (for words of 5+ letters) a word
