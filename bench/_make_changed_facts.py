@@ -233,9 +233,9 @@ ZH_2_Q = [
     q("王磊以前用的邮箱地址是什么？", "contact", "wanglei.work@outlook.com", ["D2:8", "D4:10"],
       "wanglei88@163.com", ["D1:9"], asks_past=True),
     q("赵敏现在做什么工作？", "job", "插画师", ["D4:1"], "语文老师", ["D1:3"],
-      also={"插画师": ["插画", "illustrator"], "语文老师": ["老师", "teacher"]}),
+      also={"插画师": ["插画", "illustrator"], "语文老师": ["老师", "教书", "教师", "teacher"]}),
     q("赵敏辞职之前做什么工作？", "job", "插画师", ["D4:1"], "语文老师", ["D1:3"], asks_past=True,
-      also={"插画师": ["插画", "illustrator"], "语文老师": ["老师", "teacher"]}),
+      also={"插画师": ["插画", "illustrator"], "语文老师": ["老师", "教书", "教师", "teacher"]}),
     q("王磊周六一般做什么运动？", "preference", "攀岩", ["D3:6"], "羽毛球", ["D1:5"],
       also={"攀岩": ["抱石", "climbing", "bouldering"], "羽毛球": ["badminton"]}),
 ]
