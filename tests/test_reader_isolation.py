@@ -313,7 +313,7 @@ def test_doctor_runs_every_part_and_reports_the_reader_working(home):
     assert code == 0 and report["ok"], out + err
     checks = {c["name"]: c for c in report["checks"]}
     assert list(checks) == ["cpu", "onnxruntime", "embedder", "reranker", "llama.cpp build", "reader", "reader servers",
-                           "home"]
+                           "home", "sync schedule"]
     reader = checks["reader"]["details"]
     assert reader["prompt_tokens"] >= 512 and reader["answer"] and reader["prompt_tokens_per_second"] > 0
     # The budget this machine gets, between the floor and the profile's ceiling, and said in words.
