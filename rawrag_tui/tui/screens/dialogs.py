@@ -14,66 +14,70 @@ from ..host import host_of
 from ..widgets.lists import VimDataTable
 
 
-class ConfirmDelete(ModalScreen[bool]):
+class Confirm(ModalScreen[bool]):
+    """A yes-or-no question that does nothing without a yes: the focus starts on "no".
+
+    A subclass says what it asks (:meth:`wording`), its buttons' words and its key scope."""
+
+    yes_label = "Yes (y)"
+    no_label = "No (n)"
+
+    def wording(self) -> tuple[str, str]:
+        """The title and the text that says what a yes does."""
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        title, text = self.wording()
+        with Vertical(id="confirm"):
+            yield Label(title, id="confirm-title")
+            yield Static(text, id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(self.yes_label, id="yes", variant="error")
+                yield Button(self.no_label, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no").focus()
+
+    @on(Button.Pressed, "#yes")
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class ConfirmDelete(Confirm):
     """Names exactly what will go; nothing is deleted unless the user says yes."""
 
     BINDINGS = keys.scope_bindings("confirm dialog")
+    yes_label, no_label = "Delete (y)", "Keep (n)"
 
     def __init__(self, kind: str, label: str, detail: str):
         super().__init__()
         self.kind, self.label, self.detail = kind, label, detail
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm"):
-            yield Label(f"Delete this {self.kind}?", id="confirm-title")
-            yield Static(f"“{self.label}”\n{self.detail} will be removed from the store, with their search "
-                         f"index. This cannot be undone.", id="confirm-text")
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Delete (y)", id="yes", variant="error")
-                yield Button("Keep (n)", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#no").focus()
-
-    @on(Button.Pressed, "#yes")
-    def action_confirm(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#no")
-    def action_cancel(self) -> None:
-        self.dismiss(False)
+    def wording(self) -> tuple[str, str]:
+        return (f"Delete this {self.kind}?",
+                f"“{self.label}”\n{self.detail} will be removed from the store, with their search "
+                f"index. This cannot be undone.")
 
 
-class ConfirmCancelImport(ModalScreen[bool]):
+class ConfirmCancelImport(Confirm):
     """Cancelling an import is never one stray key: it says what stays and what goes, and asks."""
 
     BINDINGS = keys.scope_bindings("cancel dialog")
+    yes_label, no_label = "Cancel it (y)", "Keep importing (n)"
 
     def __init__(self, embedding: bool):
         super().__init__()
         self.embedding = embedding
 
-    def compose(self) -> ComposeResult:
-        what = ("The messages are stored and stay searchable by words; the windows not embedded yet "
-                "wait for embeddings (Status, x embeds them later)." if self.embedding else
-                "Nothing of this import is kept: it is rolled back.")
-        with Vertical(id="confirm"):
-            yield Label("Cancel the import?", id="confirm-title")
-            yield Static(what, id="confirm-text")
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Cancel it (y)", id="yes", variant="error")
-                yield Button("Keep importing (n)", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#no").focus()
-
-    @on(Button.Pressed, "#yes")
-    def action_confirm(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#no")
-    def action_cancel(self) -> None:
-        self.dismiss(False)
+    def wording(self) -> tuple[str, str]:
+        return "Cancel the import?", (
+            "The messages are stored and stay searchable by words; the windows not embedded yet "
+            "wait for embeddings (Status, x embeds them later)." if self.embedding else
+            "Nothing of this import is kept: it is rolled back.")
 
 
 class HelpScreen(ModalScreen[None]):

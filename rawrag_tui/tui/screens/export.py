@@ -18,13 +18,14 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
 from ...commands.export import write_private
 from ...errors import UserError
 from .. import keys
 from ..host import host_of
 from ..service import MemoryGate
+from .dialogs import Confirm
 
 FORMATS = (("md", "Markdown"), ("html", "HTML (offline)"), ("jsonl", "JSON lines"))
 
@@ -52,33 +53,18 @@ class ExportRequest:
     replace: bool  # the user said yes to replacing the file that is there
 
 
-class ConfirmReplace(ModalScreen[bool]):
+class ConfirmReplace(Confirm):
     """A file is already at the path: replaced only on a yes."""
 
     BINDINGS = keys.scope_bindings("replace dialog")
+    yes_label, no_label = "Replace (y)", "Keep it (n)"
 
     def __init__(self, path: str):
         super().__init__()
         self.path = path
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm"):
-            yield Label("Replace the file?", id="confirm-title")
-            yield Static(f"{self.path}\nis already there. Replacing it loses what it holds.", id="confirm-text")
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Replace (y)", id="yes", variant="error")
-                yield Button("Keep it (n)", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#no").focus()
-
-    @on(Button.Pressed, "#yes")
-    def action_confirm(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#no")
-    def action_cancel(self) -> None:
-        self.dismiss(False)
+    def wording(self) -> tuple[str, str]:
+        return "Replace the file?", f"{self.path}\nis already there. Replacing it loses what it holds."
 
 
 class ExportDialog(ModalScreen[ExportRequest | None]):
