@@ -7,11 +7,9 @@ Relative dates (昨日, 先週, 来月) are not resolved: that was not measured 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
-from .base import Language
-from .zh import cjk_dates, grams
+from .cjk import CjkLanguage, grams
 
 #: "3月21日", "2026年3月21日".
 _DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")
@@ -20,19 +18,12 @@ _NOW = re.compile(r"今日|今夜|昨日|明日|一昨日|[一二三四五六七
                   r"どのくらい|どれくらい|[先来今]週|[先来今]月|今年|去年|来年|最近")
 
 
-class Japanese(Language):
+class Japanese(CjkLanguage):
     code = "ja"
     when_words = grams("いつ", "何日", "日にち", "日付", "時間")
     value_words = grams("何時", "いくら", "番号", "何")
 
-    def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
-        return cjk_dates(_DATE, body, sent)
-
-    def asks_when(self, question: str) -> bool:
-        return bool(_WHEN.search(question))
-
-    def asks_about_now(self, question: str) -> bool:
-        return bool(_NOW.search(question))
+    date_pattern, when_pattern, now_pattern = _DATE, _WHEN, _NOW
 
 
 LANGUAGE = Japanese()

@@ -8,10 +8,9 @@ not measured to help.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
-from .base import Language, cjk_grams, year_near
+from .cjk import CjkLanguage, grams
 
 #: "3月21日", "3月21号", "2026年3月21日".
 _DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]")
@@ -20,45 +19,12 @@ _NOW = re.compile(r"今天|今晚|昨天|明天|前天|后天|多久|多长时�
                   r"[上下这本]周|[上下这本]个?月|今年|去年|明年|最近|现在几")
 
 
-def cjk_dates(pattern: re.Pattern[str], body: str, sent: dt.date | None) -> list[tuple[int, str]]:
-    """(position, date) for each match of a 年/月/日 ``pattern``, written back the same way, with its year."""
-    found = []
-    for m in pattern.finditer(body):
-        month, day = int(m["m"]), int(m["d"])
-        if m["y"]:
-            year = int(m["y"])
-        elif sent is not None:
-            near = year_near(day, month, sent)
-            if near is None:
-                continue
-            year = near.year
-        else:
-            continue
-        try:
-            dt.date(year, month, day)
-        except ValueError:
-            continue
-        found.append((m.start(), f"{year}年{month}月{day}日"))
-    return found
-
-
-def grams(*words: str) -> frozenset[str]:
-    return frozenset(g for w in words for g in cjk_grams(w))
-
-
-class Chinese(Language):
+class Chinese(CjkLanguage):
     code = "zh"
     when_words = grams("什么时候", "哪天", "哪一天", "几号", "日期", "时间")
     value_words = grams("什么", "多少", "几点", "号码")
 
-    def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
-        return cjk_dates(_DATE, body, sent)
-
-    def asks_when(self, question: str) -> bool:
-        return bool(_WHEN.search(question))
-
-    def asks_about_now(self, question: str) -> bool:
-        return bool(_NOW.search(question))
+    date_pattern, when_pattern, now_pattern = _DATE, _WHEN, _NOW
 
 
 LANGUAGE = Chinese()

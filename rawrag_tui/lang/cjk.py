@@ -1,0 +1,59 @@
+"""What Chinese and Japanese share: dates written with 年/月/日, words as CJK bigrams.
+
+A CJK language module gives its three patterns (a stated date, a "when"
+question, a question about now) and its question words; :class:`CjkLanguage`
+does the rest the same way for both.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from .base import Language, cjk_grams, year_near
+
+
+def cjk_dates(pattern: re.Pattern[str], body: str, sent: dt.date | None) -> list[tuple[int, str]]:
+    """(position, date) for each match of a 年/月/日 ``pattern``, written back the same way, with its year."""
+    found = []
+    for m in pattern.finditer(body):
+        month, day = int(m["m"]), int(m["d"])
+        if m["y"]:
+            year = int(m["y"])
+        elif sent is not None:
+            near = year_near(day, month, sent)
+            if near is None:
+                continue
+            year = near.year
+        else:
+            continue
+        try:
+            dt.date(year, month, day)
+        except ValueError:
+            continue
+        found.append((m.start(), f"{year}年{month}月{day}日"))
+    return found
+
+
+def grams(*words: str) -> frozenset[str]:
+    return frozenset(g for w in words for g in cjk_grams(w))
+
+
+class CjkLanguage(Language):
+    """A language written in CJK characters, told by its own patterns (a subclass sets them)."""
+
+    #: A stated date, with the named groups ``y`` (optional), ``m`` and ``d``.
+    date_pattern: re.Pattern[str]
+    #: A question asking when.
+    when_pattern: re.Pattern[str]
+    #: A question about now, or about a time counted from now.
+    now_pattern: re.Pattern[str]
+
+    def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
+        return cjk_dates(self.date_pattern, body, sent)
+
+    def asks_when(self, question: str) -> bool:
+        return bool(self.when_pattern.search(question))
+
+    def asks_about_now(self, question: str) -> bool:
+        return bool(self.now_pattern.search(question))
