@@ -15,6 +15,7 @@ import sys
 
 from . import __version__
 from .commands import COMMANDS
+from .commands.common import add_json_layout, set_json_style
 from .errors import UserError
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     # subcommand that accepts them too adds them with SUPPRESS (commands/common.py).
     parser.add_argument("--home", help="data directory (default: RAWRAG_HOME or the platform's user data dir)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_layout(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -55,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     os.umask(0o077)  # everything rawrag writes is private to the user
     parser = build_parser()
     args = parser.parse_args(argv)
+    set_json_style(args)
     try:
         if args.command is None:
             return _run_app(args)

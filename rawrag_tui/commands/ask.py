@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import sys
 import textwrap
 from typing import TextIO
@@ -104,7 +103,7 @@ class Draft:
 
 
 def run(args) -> int:
-    from .common import ProgressPrinter, filters_from, open_memory
+    from .common import ProgressPrinter, filters_from, open_memory, print_json
 
     question = args.question.strip()
     if not question:
@@ -149,7 +148,7 @@ def run(args) -> int:
         data = answer.to_json()
         if args.show_evidence:
             data["evidence"] = [m.to_json() for m in answer.evidence]
-        print(json.dumps(data, ensure_ascii=False), file=out)
+        print_json(data, file=out)
     else:
         print(answer.answer if draft is not None else "", file=out)
         if answer.reader_said:

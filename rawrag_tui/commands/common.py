@@ -22,6 +22,15 @@ def add_common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
                         help="data directory (default: RAWRAG_HOME or the platform's)")
     if json_flag:
         parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+        add_json_layout(parser, argparse.SUPPRESS)
+
+
+def add_json_layout(parser: argparse.ArgumentParser, default: Any = False) -> None:
+    """--pretty and --jsonl (each implies --json); see :func:`set_json_style`."""
+    parser.add_argument("--pretty", action="store_true", default=default,
+                        help="JSON indented for reading (the default on a terminal)")
+    parser.add_argument("--jsonl", action="store_true", default=default,
+                        help="JSON lines: one object per line (a search's hits, a conversation's messages)")
 
 
 def add_filters(parser: argparse.ArgumentParser) -> None:
@@ -50,9 +59,36 @@ def open_memory(args: argparse.Namespace, **overrides: Any) -> Memory:
     return memory
 
 
-def print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+#: How --json output is laid out: "auto" (indented on a terminal, one line in a pipe),
+#: "pretty" (--pretty: always indented) or "lines" (--jsonl: one object per line).
+JSON_STYLES = ("auto", "pretty", "lines")
+_json_style = "auto"
+#: The list a command's object is about, written one item per line with --jsonl.
+LISTED = ("hits", "messages", "conversations", "sources", "results", "files")
+
+
+def set_json_style(args: argparse.Namespace) -> None:
+    """--pretty and --jsonl each imply --json; the last word on the layout is theirs."""
+    global _json_style
+    pretty, lines = getattr(args, "pretty", False), getattr(args, "jsonl", False)
+    if pretty or lines:
+        args.json = True
+    _json_style = "lines" if lines else "pretty" if pretty else "auto"
+
+
+def print_json(obj: Any, file: Any = None) -> None:
+    """``obj`` as JSON a person can read on a terminal and a program can read in a pipe."""
+    out = file or sys.stdout
+    if _json_style == "lines":
+        items = obj if isinstance(obj, list) else next(
+            (obj[key] for key in LISTED if isinstance(obj, dict) and isinstance(obj.get(key), list)), [obj])
+        text = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
+    elif _json_style == "pretty" or (_json_style == "auto" and out.isatty()):
+        text = json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = json.dumps(obj, ensure_ascii=False) + "\n"
+    out.write(text)
+    out.flush()
 
 
 class ProgressPrinter:
