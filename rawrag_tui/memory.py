@@ -189,6 +189,10 @@ class Memory:
 
     # -- ask -------------------------------------------------------------------
 
+    @property
+    def reader_loaded(self) -> bool:
+        return self._reader is not None
+
     def reader(self, gpu_layers: str | int | None = None):
         """The profile's reader, loaded on first use and kept warm in its own
         process (a crashed one is restarted on the next question); another

@@ -101,7 +101,7 @@ class MemoryGate:
     @property
     def reader_loaded(self) -> bool:
         """Whether the reader is loaded in this app (after its first question), for the Status screen."""
-        return getattr(self.memory, "_reader", None) is not None
+        return self.memory.reader_loaded
 
     def sync(self, progress: Progress | None = None) -> SyncReport:
         """`rawrag sync`: the lock only around each file's transaction and each embedding
