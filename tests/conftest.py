@@ -165,16 +165,24 @@ def start_and_kill(args, home: Path, *, embed_pause_after: int | None = None, im
     cannot get past its pause. Returns its stderr up to the pause; fails if it
     ends before reaching the pause, or has not reached it in ``timeout`` s (a hang guard).
     """
-    import queue
     import subprocess
-    import threading
-    import time
 
     plan = {"embed_pause_after": embed_pause_after, "import_pause_after": import_pause_after,
             "min_embed_s": min_embed_s, "instant": instant_embedder, "orphan_s": timeout + 600, "paused": PAUSED}
     env = dict(os.environ, RAWRAG_HOME=str(home))
     proc = subprocess.Popen([sys.executable, "-c", PACED_CLI, json.dumps(plan), *args], cwd=REPO, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return kill_at_pause(proc, f"rawrag {' '.join(args)}", timeout)
+
+
+def kill_at_pause(proc, label: str, timeout: float) -> str:
+    """Reads a paced run's stderr until its :data:`PAUSED` line, then SIGKILLs it there (no
+    handler, no cleanup, as a crash or a power cut). Returns its stderr up to the pause; fails
+    if it ends before the pause, or has not reached it in ``timeout`` s (a hang guard)."""
+    import queue
+    import threading
+    import time
+
     lines: queue.Queue[str | None] = queue.Queue()
 
     def pump() -> None:
@@ -191,15 +199,14 @@ def start_and_kill(args, home: Path, *, embed_pause_after: int | None = None, im
             try:
                 line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise AssertionError(f"rawrag {' '.join(args)}: no pause in {timeout:g} s: {''.join(seen)}") from None
+                raise AssertionError(f"{label}: no pause in {timeout:g} s: {''.join(seen)}") from None
             if line is None:
-                raise AssertionError(f"rawrag {' '.join(args)} ended (exit {proc.wait()}) before its pause: "
-                                     + "".join(seen))
+                raise AssertionError(f"{label} ended (exit {proc.wait()}) before its pause: " + "".join(seen))
             if line.startswith(PAUSED):
                 return "".join(seen)
             seen.append(line)
     finally:
-        proc.kill()  # SIGKILL: no handler, no cleanup, as a crash or a power cut
+        proc.kill()
         proc.wait()
 
 

@@ -7,12 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import keyring
@@ -21,7 +17,7 @@ import pytest
 from rawrag_tui import toolkit
 from rawrag_tui.memory import Memory
 from rawrag_tui.storage import encryption, keys
-from tests.conftest import PAUSED, REPO, write_jsonl
+from tests.conftest import PAUSED, REPO, kill_at_pause, write_jsonl
 
 PASSPHRASE = "correct horse battery staple"
 CANARY = "zorbulax"
@@ -71,31 +67,7 @@ def kill_at(at: str, args: list[str], home: Path, env: dict[str, str], timeout: 
     proc = subprocess.Popen([sys.executable, "-c", PACED_REWRITE, json.dumps(plan), *args], cwd=REPO,
                             env={**os.environ, **env, "RAWRAG_HOME": str(home)}, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            lines.put(line)
-        lines.put(None)
-
-    threading.Thread(target=pump, daemon=True).start()
-    seen: list[str] = []
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            try:
-                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"no pause in {timeout:g} s: {''.join(seen)}") from None
-            if line is None:
-                raise AssertionError(f"ended (exit {proc.wait()}) before its pause: {''.join(seen)}")
-            if line.startswith(PAUSED):
-                return
-            seen.append(line)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    kill_at_pause(proc, f"rawrag {' '.join(args)}", timeout)
 
 
 @pytest.fixture(autouse=True)
