@@ -253,6 +253,19 @@ def test_the_apps_passphrase_screen(tmp_path, home, monkeypatch):
     with Memory.open(home) as mem:
         assert mem.counts()["messages"] == 0
 
+    @run_async
+    async def status_rows():
+        from tests.tui_fixtures import app_for, until
+
+        with Memory.open(home) as mem:
+            app = app_for(mem)
+            async with app.run_test() as pilot:
+                await pilot.press("s")
+                await until(pilot, lambda: "Encrypted" in getattr(app.screen, "rows", {}))
+                return app.screen.rows
+
+    assert status_rows()["Encrypted"] == "yes, chacha20; the passphrase is asked at start (or RAWRAG_PASSPHRASE)"
+
 
 def test_the_cli_prints_where_it_is(home, monkeypatch):
     """`rawrag init` with no --encrypt: a plain home, as before."""

@@ -500,6 +500,7 @@ async def test_status_screen_shows_the_real_device_reader_and_size(filled, monke
     size = mem.settings.db_path.stat().st_size
     assert rows["Database"].startswith(f"{mem.settings.db_path.name}, ") and size > 0
     assert not rows["Database"].endswith(" 0 B")
+    assert rows["Encrypted"].startswith("no ")  # a plain store says so; an encrypted one: tests/test_encryption.py
 
     _without_llama_cpp(monkeypatch)
     app = app_for(mem)

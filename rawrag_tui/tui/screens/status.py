@@ -47,6 +47,14 @@ def last_sync_text(last: dict | None) -> str:
         f"\n… and {last['failed_count'] - len(failed)} more" if last.get("failed_count", 0) > len(failed) else "")
 
 
+def encryption_text(enc: dict) -> str:
+    """Whether the store is encrypted, and where its passphrase comes from, as `rawrag status` says."""
+    if not enc.get("encrypted"):
+        return "no (`rawrag encrypt` encrypts it in place)"
+    kept = f"in the keyring ({enc['keyring']})" if enc.get("keyring") else "asked at start (or RAWRAG_PASSPHRASE)"
+    return f"yes, {enc.get('cipher')}; the passphrase is {kept}"
+
+
 class StatusScreen(RawragScreen):
     PLACE = "status"
     BINDINGS = keys.scope_bindings("status")
@@ -112,6 +120,7 @@ class StatusScreen(RawragScreen):
             ("Data location", self.host.display_home or st["home"]),
             # with its write-ahead log: until a checkpoint, new data lives in the -wal file
             ("Database", f"{Path(st['database']).name}, {size_text(st['database_bytes'])}"),
+            ("Encrypted", encryption_text(st["encryption"])),
             ("Library", f"{plural(st['sources'], 'source')} · {plural(st['conversations'], 'conversation')} · "
                         f"{plural(st['messages'], 'message')}"),
             ("Index", f"{plural(st['windows'], 'window')} · {freshness}"),
