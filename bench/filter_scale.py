@@ -46,7 +46,7 @@ def run(quick: bool = False, windows: int | None = None, repeats: int | None = N
         mem = built_store(sample, target, keep, Path(tmp))
         total = mem.store.counts()["windows"]
         default = mem.settings.retrieval
-        in_sql = dataclasses.replace(default, vector_cache_mb=0)  # the dense channel without the matrix
+        in_sql = dataclasses.replace(default, vector_cache_mb=0, lexical_cache_mb=0)  # no matrix, FTS5 for words
         mem.search(queries[0], mode="hybrid", filters=rare)  # warm: model loaded, pages cached
         kept = mem.store._scalar("SELECT COUNT(*) FROM temp.allowed_windows")
         print(f"  the filter keeps {kept:,} of {total:,} windows ({100 * kept / total:.2f}%)", file=sys.stderr)

@@ -66,6 +66,11 @@ class RetrievalSettings:
     #: most this many MB: rows x dims x 4 bytes, 307 MB for 200,000 windows of
     #: 384 dims. A larger space, or 0 here, takes the SQL paths above.
     vector_cache_mb: int = 1024
+    #: The lexical channel keeps each query word's BM25 scores (window id +
+    #: score, 12 bytes a window holding the word) in memory until window text
+    #: is written, in at most this many MB, and sums them there: FTS5's top N
+    #: to the last bit (storage/lexical_index.py). 0: FTS5 scores the matches.
+    lexical_cache_mb: int = 128
     #: The lexical channel leaves out a query word found in more than this
     #: share of all windows (when other words remain): it costs a read of
     #: most of the index and BM25 gives it almost no weight (store.common_words).

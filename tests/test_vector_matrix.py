@@ -209,3 +209,22 @@ def test_a_filtered_search_returns_k_hits_when_k_pass(open_memory, tmp_path, emb
         matrix, exact = both(store, space, embedder.embed([query], kind="query")[0], 6, allowed)
         same(matrix, exact)
         assert [h.window_id for h in result.hits] == [w for w, _ in matrix]
+
+
+def test_a_large_matrix_multiplied_in_two_halves_gives_the_same_answer(open_memory, tmp_path, embedder, monkeypatch):
+    from rawrag_tui.storage import vector_matrix
+
+    mem = open_memory()
+    mem.import_path(chat(tmp_path / "a.jsonl"))
+    store = mem.store
+    space = space_of(store, embedder)
+    held = store._matrices.current(space, embedder.dims, ON)
+    assert held is not None and held.count > 4
+    for q in embedder.embed(QUERIES, kind="query"):
+        whole = held.unit @ (q / np.linalg.norm(q)).astype(np.float32)
+        monkeypatch.setattr(vector_matrix, "SPLIT_ROWS", 3)
+        halves = vector_matrix.product(held.unit, (q / np.linalg.norm(q)).astype(np.float32))
+        assert np.allclose(whole, halves, atol=1e-6)  # each row's dot product alone: rounding aside, the same
+        matrix, exact = both(store, space, q, 5)
+        same(matrix, exact)
+        monkeypatch.setattr(vector_matrix, "SPLIT_ROWS", 50_000)

@@ -111,7 +111,8 @@ def search(
             meaning()
     if mode in ("lexical", "hybrid"):
         t = time.perf_counter()
-        channels["lexical"] = store.lexical_search(query, n, settings.common_word_share, scope is not None)
+        channels["lexical"] = store.lexical_search(query, n, settings.common_word_share, scope is not None,
+                                                   settings.lexical_cache_mb << 20)
         timings["lexical"] = time.perf_counter() - t
     if meaning is not None:
         if running is not None:

@@ -22,6 +22,7 @@ import numpy as np
 from ..words import content_words
 from . import bm25_bound, cjk, encryption, migrations
 from .db import BUSY_TIMEOUT_MS, connect, ensure_private_dir, touch_private
+from .lexical_index import LexicalIndex, note_write, read_allowed
 from .locks import exclusive, index_lock
 from .migrations import create_vector_tables
 from .vector_matrix import REMOVED_KEY, DensePlan, SpaceMatrix, VectorMatrices
@@ -84,6 +85,7 @@ class Store:
         self._in_use: int | None = None  # the in-use lock's descriptor (encryption.hold_open)
         self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
         self._matrices = VectorMatrices(conn, self.generation, str(path.resolve()))  # dense, in memory
+        self._lexical = LexicalIndex(conn, self.generation, str(path.resolve()))  # lexical, in memory
         self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
 
     @classmethod
@@ -298,6 +300,8 @@ class Store:
             cur.execute("DELETE FROM windows_fts WHERE rowid = ?", (prev[0],))
             cur.execute("DELETE FROM windows WHERE id = ?", (prev[0],))
         cur.execute("UPDATE conversations SET windowed_with = ? WHERE id = ?", (settings_key, conversation_id))
+        if written or old:  # the in-memory term scores are stale (:mod:`.lexical_index`)
+            note_write(cur)
         if written:  # a new window text may lack a vector in any space
             cur.execute(f"DELETE FROM meta WHERE key LIKE '{EMBEDDED_KEY}%'")
         return written
@@ -675,17 +679,24 @@ class Store:
         return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def lexical_search(self, query: str, n: int, common_share: float = 1.0,
-                       allowed: bool = False) -> list[tuple[int, float]]:
+                       allowed: bool = False, cache_bytes: int = 0) -> list[tuple[int, float]]:
         """(window id, BM25 score, higher is better) for the best ``n`` windows.
 
         Words in more than ``common_share`` of the windows are left out when
         others remain (:meth:`common_words`). ``allowed``: only the windows in
-        ``temp.allowed_windows`` (:meth:`allow_windows`).
+        ``temp.allowed_windows`` (:meth:`allow_windows`). ``cache_bytes``: each query term's
+        scores are kept in up to this much memory and summed there (:mod:`.lexical_index`); 0, or
+        inside an open write, FTS5 scores the matches (pruned: :meth:`_lexical_pruned`).
         """
         words = content_words(cjk.query_parts(query)[0])
         terms = self.fts_terms(query, self.common_words(words, common_share) if len(words) > 1 else ())
         if not terms:
             return []
+        if cache_bytes > 0 and not self.conn.in_transaction:
+            found = self._lexical.search([t for t, _ in terms], int(n), cache_bytes,
+                                         read_allowed(self.conn) if allowed else None)
+            if found is not None:
+                return found
         if not allowed and len(terms) > 1 and not self.conn.in_transaction:
             terms, pruned = self._lexical_pruned(terms, int(n))
             if pruned is not None:
@@ -773,6 +784,7 @@ class Store:
                                                     (cid,)))
             for (wid,) in self._rows("SELECT id FROM windows WHERE conversation_id = ?", (cid,)):
                 cur.execute("DELETE FROM windows_fts WHERE rowid = ?", (wid,))
+            note_write(cur)  # the in-memory term scores are stale (:mod:`.lexical_index`)
             cur.execute("DELETE FROM windows WHERE conversation_id = ?", (cid,))
             cur.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
             cur.execute("DELETE FROM conversations WHERE id = ?", (cid,))
