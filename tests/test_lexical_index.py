@@ -174,3 +174,23 @@ def test_search_keeps_term_scores_unless_turned_off(mem):
     assert [h.window_id for h in mem.search("wedding at the mill", mode="lexical").hits] == \
         [h.window_id for h in cached_hits.hits] != []
     assert not held.terms  # FTS5 answered
+
+
+def test_the_same_filter_is_laid_out_once_until_a_write(mem, tmp_path):
+    store = mem.store
+    where, args = "m.speaker = ?", ["Zofia"]
+    first = store.allow_windows(where, args)
+    scratch = store._scratch_changes
+    assert store.allow_windows(where, args) == first and store._scratch_changes == scratch  # not laid out again
+    assert store.allow_windows("m.speaker = ?", ["Kim"]) != first  # another filter is
+    assert store.allow_windows(where, args) == first
+    mem.import_path(chat(tmp_path / "b.jsonl", first=1000, n=60), embed=False)
+    grown = store.allow_windows(where, args)
+    assert grown > first
+    assert grown == store._scalar("SELECT COUNT(*) FROM temp.allowed_windows")
+    ola = ("m.speaker = ?", ["Ola"])
+    cur = store.conn.cursor()
+    cur.execute("BEGIN")
+    in_write = store.allow_windows(*ola)
+    cur.execute("ROLLBACK")  # the temp table's rows roll back too (to the last filter's): laid out again
+    assert store.allow_windows(*ola) == in_write == store._scalar("SELECT COUNT(*) FROM temp.allowed_windows")

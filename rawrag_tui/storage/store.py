@@ -84,6 +84,7 @@ class Store:
         self._speakers: tuple[tuple[int, int], list[str]] | None = None
         self._in_use: int | None = None  # the in-use lock's descriptor (encryption.hold_open)
         self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
+        self._allowed: tuple[tuple, int] | None = None  # allow_windows: (filter and generation, count) laid out
         self._matrices = VectorMatrices(conn, self.generation, str(path.resolve()))  # dense, in memory
         self._lexical = LexicalIndex(conn, self.generation, str(path.resolve()))  # lexical, in memory
         self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
@@ -360,7 +361,12 @@ class Store:
 
         A message is in the windows from the first whose ``last_seq`` reaches it to the last
         whose ``first_seq`` does: two index lookups per message (``windows_by_first``/``_by_last``).
+        The same filter again with nothing written since is laid out already (9 ms for 1% of
+        116,000 windows: every keystroke of a filtered search-as-you-type paid it).
         """
+        key = (where, tuple(args), self.generation())
+        if self._allowed is not None and self._allowed[0] == key and not self.conn.in_transaction:
+            return self._allowed[1]
         cur = self.conn.cursor()
         before = self.conn.total_changes()
         cur.execute("CREATE TEMP TABLE IF NOT EXISTS allowed_windows (id INTEGER PRIMARY KEY)")
@@ -376,7 +382,9 @@ class Store:
             list(args),
         )
         self._scratch_changes += self.conn.total_changes() - before
-        return self._scalar("SELECT COUNT(*) FROM temp.allowed_windows")
+        count = self._scalar("SELECT COUNT(*) FROM temp.allowed_windows")
+        self._allowed = None if self.conn.in_transaction else (key, count)  # a rollback would empty the table
+        return count
 
     # -- vectors ------------------------------------------------------------
 
