@@ -148,7 +148,7 @@ def test_the_cache_stays_under_its_cap(mem):
     for q in queries(store):
         assert store.lexical_search(q, 10, cache_bytes=cap) == fts5(store, q, 10), q
         assert held.nbytes <= cap
-        assert held.nbytes == sum(len(ids) for ids, _ in held.terms.values()) * lexical_index.PAIR_BYTES
+        assert held.nbytes == sum(len(ids) for ids, _ in held.terms.values()) * lexical_index.PAIR_BYTES  # int32 ids
     assert held.terms  # the rarer terms are still kept
 
 

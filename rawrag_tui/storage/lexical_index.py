@@ -36,7 +36,7 @@ import numpy as np
 #: meta key: bumped whenever a window's indexed text is written or removed.
 WRITTEN_KEY = "windows-written"
 
-#: Bytes per cached (window id, score) pair: int32 + float64.
+#: Bytes per cached (window id, score) pair: int32 + float64 (int64 ids past 2**31 - 1).
 PAIR_BYTES = 12
 
 
@@ -64,15 +64,15 @@ class TermScores:
             return found
 
     def put(self, term: str, pairs: tuple[np.ndarray, np.ndarray]) -> None:
-        size = len(pairs[0]) * PAIR_BYTES
+        size = pairs[0].nbytes + pairs[1].nbytes
         if size > self.max_bytes:
             return
         with self.lock:
             if term in self.terms:
                 return
             while self.terms and self.nbytes + size > self.max_bytes:
-                _, (ids, _) = self.terms.popitem(last=False)
-                self.nbytes -= len(ids) * PAIR_BYTES
+                _, (ids, scores) = self.terms.popitem(last=False)
+                self.nbytes -= ids.nbytes + scores.nbytes
             self.terms[term] = pairs
             self.nbytes += size
 
@@ -112,7 +112,9 @@ class LexicalIndex:
         """FTS5's own BM25 for each window the term matches, the term alone as the query."""
         rows: list[Any] = self.conn.cursor().execute(
             "SELECT rowid, bm25(windows_fts) FROM windows_fts WHERE windows_fts MATCH ?", (term,)).fetchall()
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int32, count=len(rows))
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        if len(ids) and int(ids.max()) < 2**31:
+            ids = ids.astype(np.int32)
         scores = np.fromiter((-r[1] for r in rows), dtype=np.float64, count=len(rows))
         return ids, scores
 
