@@ -4,6 +4,8 @@ of answers, and CJK answers matched to their sources by characters."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from rawrag_tui import lang
@@ -133,6 +135,23 @@ def test_the_corrected_value_is_the_answer_and_the_readers_words_its_note():
     assert data["answer"] == "3 May 2026" and data["correction"] == answer.correction
 
 
+# -- questions about an earlier state -----------------------------------------------------------
+
+@pytest.mark.parametrize(("question", "past"), [
+    ("Which city did Hannah live in before she moved to Leeds?", True),
+    ("What date was Zoe's wedding first planned for?", True),
+    ("Which city does Hannah live in?", False),
+    ("李娜搬去杭州之前住在哪个城市？", True),
+    ("李娜现在住在哪个城市？", False),
+    ("健太が前に使っていたメールアドレスは何ですか？", True),
+    ("美咲のお姉さんの結婚式は、最初は何日の予定でしたか？", True),
+    ("美咲の猫の名前は何ですか？", False),  # 名前 (name) is not 前 (before)
+    ("Wo hat Lena gewohnt, bevor sie nach Hamburg gezogen ist?", False),  # no German module yet
+])
+def test_a_question_about_an_earlier_state_is_told_by_its_languages_module(question, past):
+    assert lang.asks_about_past(question) is past
+
+
 # -- today's date ----------------------------------------------------------------------------
 
 def test_an_answer_holding_todays_date_that_no_message_states_gets_the_stated_date():
@@ -144,6 +163,23 @@ def test_an_answer_holding_todays_date_that_no_message_states_gets_the_stated_da
     # Another day than today, in an answer to a question that does not ask when: left alone.
     assert first_correction(question, "on 2 December 2026", "on 2 December 2026", TRIP, views,
                             date="2026-12-01") is None
+
+
+def test_todays_date_with_no_stated_date_to_give_instead_is_not_in_your_history():
+    # The reader wrote the send date of a message sent the day the question is
+    # asked (a German question: no language module says it asks "when", and
+    # no message shares its subject word).
+    party = [msg(1, "Die Einweihung ist jetzt am 28. Juni, kommt alle!", "2025-06-01T19:55:00", "Lena"),
+             msg(2, "Ich bin wieder in Hamburg.", "2025-07-15T22:05:00", "Jonas")]
+    question = "Wann war Lenas Einweihungsparty?"
+    answer = answer_question(question, result_of(question, party), lambda: OneAnswer("15 July 2025"),
+                             prompt_style="plain", date="2025-07-15")
+    assert answer.answer == "Not in your history." and answer.reader_said == "15 July 2025"
+    assert "the day the question is asked" in answer.correction and not answer.citations
+    # Asked about now, today's date may be the answer: left alone.
+    about_now = "How long ago did Lena move to Hamburg?"
+    assert lang.asks_about_now(about_now)
+    assert stated(about_now, "15 July 2025", party, EvidenceViews(), dt.date(2025, 7, 15)) is None
 
 
 def test_the_demos_a_line_holds_the_final_answer_and_the_note_follows(capsys):

@@ -118,7 +118,7 @@ class RecordingReader:
         yield "Sunday 11 October"
 
 
-def test_the_demo_wedding_question_marks_the_moved_date_as_the_latest(open_memory):
+def test_the_demo_wedding_question_reads_the_moved_date_marked_latest_and_not_the_old_one(open_memory):
     mem = open_memory()
     mem.import_path(demo_path(), "jsonl")
     reader = RecordingReader()
@@ -129,9 +129,14 @@ def test_the_demo_wedding_question_marks_the_moved_date_as_the_latest(open_memor
                              history=options["history"])
     prompt = reader.prompts[0]
     moved = next(line for line in prompt.splitlines() if "The wedding moves to Sunday 11 October" in line)
+    assert LATEST_MARK in moved and "Saturday 20 September" not in prompt
+    assert answer.superseded == 1 and answer.cut_messages > 0 and not answer.reader_said
+    # Every version, in time order, when the superseded ones are kept.
+    answer_question("When is Maya's wedding?", result, lambda: reader, date="2026-12-01", prompt_style="plain",
+                    evidence_tokens=options["evidence_tokens"], history=options["history"], drop_superseded=False)
+    prompt = reader.prompts[1]
     old = next(line for line in prompt.splitlines() if "Saturday 20 September at the lake house" in line)
-    assert LATEST_MARK in moved and LATEST_MARK not in old
-    assert prompt.index(old) < prompt.index(moved) and answer.cut_messages > 0
+    assert LATEST_MARK not in old and prompt.index(old) < prompt.index("The wedding moves to Sunday 11 October")
     assert prompt.index("When messages disagree, the later one is right") < prompt.index("Messages:")
     assert prompt.rstrip().endswith("Question: When is Maya's wedding?\nShort answer:")
 

@@ -79,15 +79,30 @@ def test_chinese_needs_no_word_list_either(embedder, monkeypatch):
 def test_the_reader_sees_the_subject_in_time_order_with_the_latest_marked(embedder):
     history = ListHistory(embedder, ENGLISH)
     hits = [Hit(1, 1, "chat 1", 1, "", messages=ENGLISH[:3])]  # the search found only the old flat
-    packed = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history)
+    packed = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history,
+                             drop_superseded=False)
     lines = packed.text.splitlines()
     old = next(i for i, line in enumerate(lines) if "lease on a flat in Porto" in line)
     new = next(i for i, line in enumerate(lines) if "I live in Braga now" in line)
     assert old < new and LATEST_MARK in lines[new] and LATEST_MARK not in lines[old]
     assert "20 June 2025" in lines[new]  # with its date
     assert packed.latest == {4}
-    again = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history)
+    again = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history,
+                            drop_superseded=False)
     assert again.text == packed.text
+
+
+def test_a_question_about_now_reads_the_latest_statement_without_the_one_it_replaced(embedder):
+    history = ListHistory(embedder, ENGLISH)
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=ENGLISH[:3])]
+    packed = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history)
+    assert "lease on a flat in Porto" not in packed.text
+    braga = next(line for line in packed.text.splitlines() if "I live in Braga now" in line)
+    assert LATEST_MARK in braga and packed.superseded == {1: 4} and packed.latest == {4}
+    # About the past, every version stays, in time order, none marked.
+    past = select_evidence(hits, "Which Porto flat was Ines in, in 2024?", 500, lambda t: len(t.split()),
+                           history=history)
+    assert "lease on a flat in Porto" in past.text and not past.superseded and LATEST_MARK not in past.text
 
 
 def test_without_a_history_nothing_is_added_or_marked():

@@ -81,6 +81,7 @@ def answer_question(
     first_token_seconds: float = 0.0,
     min_evidence_tokens: int = 256,
     history: History | None = None,
+    drop_superseded: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``result``'s evidence with the reader ``reader()`` makes.
 
@@ -94,7 +95,9 @@ def answer_question(
     ``first_token_seconds`` > 0 sizes the evidence to what the reader reads
     in that time on this machine (``timed_budget``), ``min_evidence_tokens``
     its floor; ``history`` (answer/history.py) is where later messages on the
-    evidence's subjects and the names the question asks about are looked up.
+    evidence's subjects and the names the question asks about are looked up;
+    ``drop_superseded``: a question about now reads only the latest message of
+    a subject (answer/selection.py), else every version, the latest marked.
     """
     timings = {"search": float(result.timings.get("total", sum(result.timings.values())))}
     if not any(h.messages for h in result.hits):
@@ -131,7 +134,7 @@ def answer_question(
     views = EvidenceViews()
     if select == "messages":
         packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens, views,
-                                                   history)
+                                                   history, drop_superseded)
     elif select == "windows":
         packed = pack_evidence(result.hits, budget, model.count_tokens, views)
     else:
@@ -158,7 +161,7 @@ def answer_question(
                                  checks, date)
     if corrected is not None:
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
-        filt.cited = [corrected.correction.message]
+        filt.cited = [corrected.correction.message] if corrected.correction.message else []
     how = "stated" if corrected else "cited"
     citations = [Citation.of(n, packed.messages[n - 1], how) for n in filt.cited]
     unsupported = False

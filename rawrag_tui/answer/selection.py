@@ -15,9 +15,12 @@ the evidence:
   (answer/history.py), the later messages of an anchor's conversation that
   speak of its subject, found by meaning (answer/timeline.py), come along
   with it, and the newest message of each subject is marked as the latest.
-  A small reader takes the first value it reads; the mark and the prompt's
-  rule tell it which one is current. Nothing here reads a word of any
-  language for this.
+  A small reader takes the first value it reads, mark or no mark (the
+  bundled 0.5B answered the demo's wedding with the old message's send date,
+  the new one marked latest two lines below), so a question about now reads the
+  latest message *instead of* the ones it superseded (``drop_superseded``,
+  the default); a question about the past (answer/timeline.py) reads every
+  version, in time order. Nothing here reads a word of any language for this.
 
 Without any anchor (a question sharing no word with its evidence), the
 windows are packed whole, in rank order, as before.
@@ -38,9 +41,12 @@ NEIGHBOURS = 1
 
 
 def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
-                    views: EvidenceViews | None = None, history: History | None = None) -> PackedEvidence:
+                    views: EvidenceViews | None = None, history: History | None = None,
+                    drop_superseded: bool = True) -> PackedEvidence:
     """The messages worth reading within ``budget`` tokens (see the module's doc);
-    ``history``: where later messages on the anchors' subjects are looked for."""
+    ``history``: where later messages on the anchors' subjects are looked for;
+    ``drop_superseded``: leave out the earlier messages of a subject whose
+    latest is shown (a question about now; see the module's doc)."""
     views = views or EvidenceViews()
     ordered = sorted(hits, key=lambda h: h.rank)
     best_rank: dict[int, int] = {}
@@ -59,6 +65,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
         return pack_evidence(hits, budget, count_tokens, views)
 
     timeline = follow_subjects(question, anchors, messages.values(), history) if history else Timeline()
+    dropped: dict[int, int] = {}
     bodies: dict[int, str] = {}
     costs: dict[int, int] = {}
 
@@ -87,9 +94,23 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
         # Short of room, the later messages on its subject stay longer than
         # its neighbours: they may change what it says.
         reply = [m for m in group if m.seq == anchor.seq + 1]
-        for candidate in ([*group, *later], [anchor, *reply, *later], [anchor, *later], [anchor]):
+        candidates: tuple[list[EvidenceMessage], ...] = (
+            [*group, *later], [anchor, *reply, *later], [anchor, *later], [anchor])
+        if drop_superseded and timeline.superseded:
+            # A question about now reads a subject's latest statement, not the
+            # ones it replaced; a superseded anchor goes with the small talk
+            # around it. Only where the latest is shown.
+            replaced_by = timeline.superseded.get(anchor.message_id)
+            if replaced_by is not None and (replaced_by in chosen or any(m.message_id == replaced_by for m in later)):
+                candidates = (later,)
+            candidates = tuple(_without_superseded(c, timeline.superseded, chosen) for c in candidates)
+        for candidate in candidates:
+            if not candidate:
+                continue
             extra = header + sum(cost(m) for m in candidate)
             if used + extra <= budget:
+                dropped.update((m.message_id, timeline.superseded[m.message_id]) for m in (*group, *later)
+                               if m.message_id in timeline.superseded and m not in candidate)
                 chosen.update((m.message_id, m) for m in candidate)
                 groups.append([m.message_id for m in candidate])
                 conversations.add(anchor.conversation_id)
@@ -110,4 +131,12 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     with_messages = [h for h in ordered if h.messages]
     kept = sum(any(m.message_id in chosen for m in h.messages) for h in with_messages)
     return PackedEvidence(text, numbered, tokens, kept, len(with_messages) - kept,
-                          cut_messages=max(len(messages) - len(chosen), 0), latest=latest)
+                          cut_messages=max(len(messages) - len(chosen), 0), latest=latest,
+                          superseded={m: n for m, n in dropped.items() if n in chosen and m not in chosen})
+
+
+def _without_superseded(candidate: list[EvidenceMessage], superseded: dict[int, int],
+                        chosen: dict[int, EvidenceMessage]) -> list[EvidenceMessage]:
+    """``candidate`` less the messages whose subject's latest is shown (chosen or in it)."""
+    shown = set(chosen) | {m.message_id for m in candidate}
+    return [m for m in candidate if superseded.get(m.message_id) not in shown]

@@ -17,8 +17,10 @@ subject; its messages are shown in time order, the last marked as the latest
 (answer/packing.py, answer/prompts.py).
 
 Unless the question asks about the past: then no message is marked latest
-(it names what only the latest message says, or writes an earlier year; a
-language module may say more, :func:`asks_about_past`).
+and none is superseded (it names what only the latest message says, writes
+an earlier year, or its language's module says so, :func:`asks_about_past`).
+Otherwise the subject's earlier messages are *superseded*: a question about
+now reads the latest one without them (answer/selection.py).
 
 Cost: the candidates are the kept windows' messages and the last
 :data:`LATER_CAP` messages of each anchor's conversation; their vectors are
@@ -28,13 +30,13 @@ once.
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import lang
 from ..search.types import EvidenceMessage
 from .history import History
 from .unknown import named
@@ -71,6 +73,9 @@ class Timeline:
     latest: set[int] = field(default_factory=set)
     #: Whether the question asks about the past (no latest marks then).
     past: bool = False
+    #: Earlier message id -> the latest message of its subject (none when the
+    #: question asks about the past): what a question about now leaves out.
+    superseded: dict[int, int] = field(default_factory=dict)
 
     def subject_of(self, message_id: int) -> list[EvidenceMessage]:
         return self.later.get(message_id, [])
@@ -84,14 +89,10 @@ def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]
       Braga?"): a capitalised name (answer/unknown.py) the latest message
       holds and no earlier one of its subject does;
     - it writes a year, in digits, earlier than the latest message's;
-    - a per-language module (``rawrag_tui/lang``, when it has
-      ``asks_about_past``) recognises it ("before she moved").
+    - its language's module (``rawrag_tui/lang``) recognises it ("before
+      she moved", "之前", "前に").
     """
-    try:  # the language modules, where present, may know the words for it
-        hook = getattr(importlib.import_module("..lang", __package__), "asks_about_past", None)
-    except ImportError:
-        hook = None
-    if hook is not None and hook(question):
+    if lang.asks_about_past(question):  # the question's language module knows its words for it
         return True
     names = [n.casefold() for n in named(question)]
     for subject in subjects:
@@ -163,4 +164,5 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     timeline.past = asks_about_past(question, ordered)
     if not timeline.past:
         timeline.latest = {group[-1].message_id for group in ordered}
+        timeline.superseded = {m.message_id: group[-1].message_id for group in ordered for m in group[:-1]}
     return timeline

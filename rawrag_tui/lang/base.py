@@ -105,6 +105,11 @@ class Language:
         """Whether ``question`` needs today's date to be answered ("how long ago", "this week")."""
         return False
 
+    def asks_about_past(self, question: str) -> bool:
+        """Whether ``question`` asks about an earlier state ("before she moved", "at first"):
+        then every version of a fact is shown and none is marked latest (answer/timeline.py)."""
+        return False
+
     def money(self) -> list[re.Pattern[str]]:
         """Patterns for an amount of money written in this language's words ("40 pounds")."""
         return []

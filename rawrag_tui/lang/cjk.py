@@ -48,6 +48,8 @@ class CjkLanguage(Language):
     when_pattern: re.Pattern[str]
     #: A question about now, or about a time counted from now.
     now_pattern: re.Pattern[str]
+    #: A question about an earlier state ("之前", "前に").
+    past_pattern: re.Pattern[str]
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return cjk_dates(self.date_pattern, body, sent)
@@ -57,3 +59,6 @@ class CjkLanguage(Language):
 
     def asks_about_now(self, question: str) -> bool:
         return bool(self.now_pattern.search(question))
+
+    def asks_about_past(self, question: str) -> bool:
+        return bool(self.past_pattern.search(question))

@@ -227,6 +227,8 @@ _WHEN = re.compile(r"^\s*(?:when\b|on what (?:date|day)|what (?:date|day)|which 
 _NOW = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|ago|how long|how old|how many (?:days|weeks|months|years)|"
     r"(?:this|last|next|past) (?:week(?:end)?|month|year)|so far|recent(?:ly)?|current date)\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|first|initially|formerly|former)\b",
+                   re.IGNORECASE)
 _MONEY = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b", re.IGNORECASE)
 
 
@@ -250,6 +252,9 @@ class English(Language):
 
     def asks_about_now(self, question: str) -> bool:
         return bool(_NOW.search(question))
+
+    def asks_about_past(self, question: str) -> bool:
+        return bool(_PAST.search(question))
 
     def money(self) -> list[re.Pattern[str]]:
         return [_MONEY]

@@ -17,13 +17,16 @@ _WHEN = re.compile(r"いつ|何日|何月何日|何曜日|日にち|日付")
 _NOW = re.compile(r"今日|今夜|昨日|明日|一昨日|[一二三四五六七八九十何\d]+(?:日|週間|か月|ヶ月|年)前|"
                   r"どのくらい|どれくらい|[先来今]週|[先来今]月|今年|去年|来年|最近")
 
+#: "前" after a verb or の ("引っ越す前", "前の"), not in 名前 (name) or 午前 (morning).
+_PAST = re.compile(r"以前|(?<![名午])前[にのはで、]|最初|元々|もともと|当初|初めは|はじめは|かつて")
+
 
 class Japanese(CjkLanguage):
     code = "ja"
     when_words = grams("いつ", "何日", "日にち", "日付", "時間")
     value_words = grams("何時", "いくら", "番号", "何")
 
-    date_pattern, when_pattern, now_pattern = _DATE, _WHEN, _NOW
+    date_pattern, when_pattern, now_pattern, past_pattern = _DATE, _WHEN, _NOW, _PAST
 
 
 LANGUAGE = Japanese()

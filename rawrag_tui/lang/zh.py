@@ -18,13 +18,15 @@ _WHEN = re.compile(r"什么时候|什麼時候|哪天|哪一天|几号|幾號|�
 _NOW = re.compile(r"今天|今晚|昨天|明天|前天|后天|多久|多长时间|[一二两三四五六七八九十几\d]+(?:天|周|个月|年)前|"
                   r"[上下这本]周|[上下这本]个?月|今年|去年|明年|最近|现在几")
 
+_PAST = re.compile(r"之前|以前|原来|最初|本来|原本|起初|当初|先前|从前")
+
 
 class Chinese(CjkLanguage):
     code = "zh"
     when_words = grams("什么时候", "哪天", "哪一天", "几号", "日期", "时间")
     value_words = grams("什么", "多少", "几点", "号码")
 
-    date_pattern, when_pattern, now_pattern = _DATE, _WHEN, _NOW
+    date_pattern, when_pattern, now_pattern, past_pattern = _DATE, _WHEN, _NOW, _PAST
 
 
 LANGUAGE = Chinese()

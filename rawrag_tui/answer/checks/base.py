@@ -15,7 +15,8 @@ from ..evidence import EvidenceViews
 class Correction:
     """What a check answers with instead of the reader's words."""
 
-    #: 1-based number of the evidence message that states it.
+    #: 1-based number of the evidence message that states it (0: none does;
+    #: the replacement is then "not in your history").
     message: int
     #: The replacement answer, as the message states it ("3 May 2026", "1:50").
     text: str

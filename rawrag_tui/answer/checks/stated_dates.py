@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from ... import lang
 from ...search.types import EvidenceMessage
 from ..evidence import EvidenceViews
+from ..prompts import NOT_IN_HISTORY
 from .base import Correction
 
 #: The setting's name for this check (``[answer] checks``).
@@ -94,14 +95,27 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None) -> Correction | None:
-    """The stated date to answer with instead of ``said``, or None to keep the reader's."""
-    if not said.strip() or not (asks_when(question) or holds_today(said, today)) \
-            or is_stated(said, messages, views):
+    """The stated date to answer with instead of ``said``, or None to keep the reader's.
+
+    An answer holding the day the question is asked, which no message states,
+    for a question that is not about now, is the reader's mistake whatever
+    else it says (most often the send date of a message written that day):
+    with no stated date to give instead, the answer is "not in your history"
+    (a correction citing no message, ``message`` 0)."""
+    if not said.strip():
         return None
-    return latest_stated_date(question, messages, views)
+    unstated_today = holds_today(said, today) and not lang.asks_about_now(question)
+    if not (asks_when(question) or unstated_today) or is_stated(said, messages, views):
+        return None
+    found = latest_stated_date(question, messages, views)
+    if found is None and unstated_today:
+        return Correction(0, NOT_IN_HISTORY)
+    return found
 
 
 def explain(answer: str, correction: Correction) -> str:
+    if not correction.message:
+        return f'the reader said "{answer}": the day the question is asked, which no message says'
     return (f'the reader said "{answer}", which no message says; [{correction.message}], '
             f"the latest message on this, says {correction.text}")
 
