@@ -178,3 +178,14 @@ def test_the_bundled_reader_answers_a_changed_fact_from_the_marked_latest_messag
     braga = next(line for line in seen[0].text.splitlines() if "I live in Braga now" in line)
     assert LATEST_MARK in braga
     assert "Braga" in answer.answer and "Porto" not in answer.answer
+
+
+@pytest.mark.skipif(not _bundled_reader(), reason="the bundled reader (llama-cpp-python, its GGUF) is not installed")
+def test_the_bundled_reader_answers_the_demos_moved_wedding_with_no_correction(open_memory):
+    # With the old date's message beside the moved one (marked latest), the
+    # 0.5B reader wrote the old message's send date and a check replaced it.
+    mem = open_memory(reader={"timeout": 1800})  # a shared machine may be slow: no bet on its speed
+    mem.import_path(demo_path(), "jsonl")
+    answer = mem.ask("When is Maya's wedding?", date="2026-12-01")
+    assert "11 October" in answer.answer and "20 September" not in answer.answer
+    assert not answer.reader_said and not answer.correction and answer.superseded >= 1
