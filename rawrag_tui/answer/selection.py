@@ -102,6 +102,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
             # around it. Only where the latest is shown.
             replaced_by = timeline.superseded.get(anchor.message_id)
             if replaced_by is not None and (replaced_by in chosen or any(m.message_id == replaced_by for m in later)):
+                dropped[anchor.message_id] = replaced_by
                 candidates = (later,)
             candidates = tuple(_without_superseded(c, timeline.superseded, chosen) for c in candidates)
         for candidate in candidates:
