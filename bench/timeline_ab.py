@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="prefix: writes PREFIX-on.jsonl and PREFIX-off.jsonl")
     ap.add_argument("--off", choices=("history", "drop"), default="history",
                     help="what the off arm goes without: the history (default), or leaving superseded messages out")
+    ap.add_argument("--evidence-tokens", type=int, default=0,
+                    help="a fixed evidence budget for every answer (else the profile's, timed to the machine: "
+                         "under load it sits at its floor, 256; on a quiet one it varies call to call)")
     ap.add_argument("--only", default="", help="ask only these questions (1-based, as printed): 3,8-10")
     ap.add_argument("--spread", action="store_true",
                     help="--limit N takes N questions spread over the set, not the first N")
@@ -103,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
             return once[0]
 
         options = mem.answer_options()
+        if args.evidence_tokens:
+            options.update(evidence_tokens=args.evidence_tokens, first_token_seconds=0.0,
+                           min_evidence_tokens=args.evidence_tokens)
         questions = [(s, q) for s in samples for q in s["qa"] if q.get("category") in CATEGORY and "answer" in q]
         if args.limit:
             questions = spread(questions, args.limit) if args.spread else questions[: args.limit]

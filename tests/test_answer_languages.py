@@ -141,6 +141,7 @@ def test_the_corrected_value_is_the_answer_and_the_readers_words_its_note():
     ("Which city did Hannah live in before she moved to Leeds?", True),
     ("What date was Zoe's wedding first planned for?", True),
     ("Which city does Hannah live in?", False),
+    ("When did Melanie go to the pottery workshop?", True),  # what happened: every version counts
     ("李娜搬去杭州之前住在哪个城市？", True),
     ("李娜现在住在哪个城市？", False),
     ("健太が前に使っていたメールアドレスは何ですか？", True),

@@ -227,8 +227,9 @@ _WHEN = re.compile(r"^\s*(?:when\b|on what (?:date|day)|what (?:date|day)|which 
 _NOW = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|ago|how long|how old|how many (?:days|weeks|months|years)|"
     r"(?:this|last|next|past) (?:week(?:end)?|month|year)|so far|recent(?:ly)?|current date)\b", re.IGNORECASE)
-_PAST = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|first|initially|formerly|former)\b",
-                   re.IGNORECASE)
+#: An earlier state, or the simple past (what happened, when it happened: every version counts).
+_PAST = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|first|initially|formerly|former|"
+                   r"did|was|were|had)\b", re.IGNORECASE)
 _MONEY = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b", re.IGNORECASE)
 
 
