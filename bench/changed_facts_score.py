@@ -28,6 +28,7 @@ the English set, those ``bench/reader_locomo.py --out`` writes).
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import statistics
@@ -228,18 +229,22 @@ def _legacy(rows: list[dict]) -> list[dict]:
 def main(argv: list[str]) -> int:
     """``--common``: count only the questions every file answered (runs
     stopped early, compared on the same questions)."""
-    common = "--common" in argv
-    names = [a for a in argv if a != "--common"]
-    if not names:
-        print(__doc__.split("\n\n")[-2].strip(), file=sys.stderr)
-        return 2
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", nargs="+", type=Path, help="JSON lines written by changed_facts.py or timeline_ab.py")
+    ap.add_argument("--common", action="store_true", help="count only the questions every file answered")
+    args = ap.parse_args(argv)
+    names = [str(path) for path in args.runs]
     runs = []
     for name in names:
-        rows = [json.loads(line) for line in Path(name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+        except OSError as exc:
+            ap.error(f"{name}: {exc.strerror}")
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         if rows and "lang" not in rows[0]:
             rows = _legacy(rows)
         runs.append([r for r in rescore(rows) if r.get("verdict") != "error"])
-    if common:
+    if args.common:
         shared = set.intersection(*({(r["lang"], r["question"]) for r in rows} for rows in runs))
         runs = [[r for r in rows if (r["lang"], r["question"]) in shared] for rows in runs]
     print(TABLE_HEAD)
