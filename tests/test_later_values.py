@@ -71,3 +71,40 @@ def test_the_answer_says_what_was_replaced_and_cites_the_later_message():
     assert answer.to_json()["correction"] == answer.correction
     kept = answer_question(QUESTION, result, lambda: OneAnswer("1:50"), prompt_style="plain")
     assert kept.answer == "1:50" and kept.reader_said == "" and kept.correction == ""
+
+
+# Kenta's e-mail, changed once (tests/data: the Japanese changed-facts chat's shape).
+MAIL = [
+    EvidenceMessage(1, "m1", 1, "健太 & 美咲", 1, "2025-01-10T10:00:00Z", "健太", "user",
+                    "メールアドレスは kenta.n@docomo.ne.jp だよ"),
+    EvidenceMessage(2, "m2", 1, "健太 & 美咲", 2, "2025-06-02T10:00:00Z", "健太", "user",
+                    "メールアドレス変えた。これからは kenta.nakamura@gmail.com で"),
+]
+
+
+def test_a_question_naming_an_earlier_state_gets_the_earliest_value_not_the_latest():
+    question = "健太が前に使っていたメールアドレスは何ですか？"
+    # The reader's earlier value is the answer asked for: before, the check replaced it with the latest.
+    assert later_value(question, "kenta.n@docomo.ne.jp", MAIL, earlier=True) is None
+    # The latest value, for a question about before it: the earliest statement instead.
+    stated = later_value(question, "kenta.nakamura@gmail.com", MAIL, earlier=True)
+    assert stated is not None and (stated.message, stated.text, stated.earlier) == (1, "kenta.n@docomo.ne.jp", True)
+    assert later_value(question, "kenta.nakamura@gmail.com", MAIL[1:], earlier=True) is None  # no earlier one
+    # The same answers to a question about now: the latest wins.
+    assert later_value(question, "kenta.n@docomo.ne.jp", MAIL).text == "kenta.nakamura@gmail.com"
+    assert later_value(question, "kenta.nakamura@gmail.com", MAIL) is None
+
+
+def test_the_question_s_own_words_turn_the_check_round_through_answer_question():
+    question = "健太が前に使っていたメールアドレスは何ですか？"
+    result = SearchResult(question, "hybrid", [Hit(1, 1, "健太 & 美咲", 1, "", messages=MAIL)], {"total": 0.0})
+    kept = answer_question(question, result, lambda: OneAnswer("kenta.n@docomo.ne.jp"), prompt_style="plain")
+    assert kept.answer == "kenta.n@docomo.ne.jp" and kept.correction == ""
+    fixed = answer_question(question, result, lambda: OneAnswer("kenta.nakamura@gmail.com"), prompt_style="plain")
+    assert fixed.answer == "kenta.n@docomo.ne.jp" and fixed.reader_said == "kenta.nakamura@gmail.com"
+    assert fixed.correction == ('the reader said "kenta.nakamura@gmail.com", what the latest message on this says; '
+                                "the question asks about before it, and [1], the earliest, says kenta.n@docomo.ne.jp")
+    now = "健太のメールアドレスは何ですか？"
+    latest = answer_question(now, SearchResult(now, "hybrid", result.hits, {"total": 0.0}),
+                             lambda: OneAnswer("kenta.n@docomo.ne.jp"), prompt_style="plain")
+    assert latest.answer == "kenta.nakamura@gmail.com"

@@ -79,3 +79,26 @@ def test_the_answer_names_the_replaced_words_and_cites_the_stating_message():
     assert not answer.unsupported and answer.to_json()["reader_said"] == "4 May 2026"
     kept = answer_question(QUESTION, result, lambda: OneAnswer("3 May"), prompt_style="plain")
     assert kept.answer == "3 May" and kept.reader_said == ""
+
+
+def test_a_question_naming_an_earlier_state_gets_the_earliest_stated_date():
+    first = "When was the Fontainebleau climbing trip first planned for?"
+    # The reader took the latest plan: the earliest statement instead, cited.
+    stated = second_pass(first, "3 May 2026", TRIP, earlier=True)
+    assert stated is not None and (stated.message, stated.text, stated.earlier) == (1, "12 April 2026", True)
+    # An unstated date: the earliest too, not the latest.
+    assert second_pass(first, "4 May 2026", TRIP, earlier=True).text == "12 April 2026"
+    assert second_pass(first, "Saturday 12 April", TRIP, earlier=True) is None  # the earlier date: kept
+    # The simple past alone ("When did ... happen?") is no earlier state: the latest wins as before.
+    assert second_pass(QUESTION, "4 May 2026", TRIP).text == "3 May 2026"
+
+
+def test_the_question_s_words_decide_earlier_through_answer_question():
+    first = "When was the Fontainebleau climbing trip first planned for?"
+    result = SearchResult(first, "hybrid", [Hit(1, 1, "Climbing crew", 1, "", messages=TRIP)], {"total": 0.0})
+    fixed = answer_question(first, result, lambda: OneAnswer("3 May 2026"), prompt_style="plain")
+    assert fixed.answer == "12 April 2026" and fixed.reader_said == "3 May 2026"
+    assert "the earliest, says 12 April 2026" in fixed.correction
+    plain = SearchResult(QUESTION, "hybrid", result.hits, {"total": 0.0})
+    kept = answer_question(QUESTION, plain, lambda: OneAnswer("3 May 2026"), prompt_style="plain")
+    assert kept.answer == "3 May 2026" and kept.correction == ""

@@ -8,12 +8,24 @@ from ..settings import Settings
 
 
 def prompt_style(settings: Settings) -> str:
-    """``reader.prompt``; "auto" is "plain" for the bundled reader (too small to
-    cite), else "cited" (also for a server the user runs: a model they chose to read)."""
+    """``reader.prompt``; "auto" is "plain" for the bundled 0.5B reader (too
+    small to cite: asked to, it answers a bare "[3]") in every profile that
+    reads with it (``multilingual`` too: it changes the embedder only; a GGUF
+    of the user's in ``models.reader_model`` stays with the profile's style,
+    as measured), else "cited" (a server the user runs, ``reader.endpoint``:
+    a model they chose to read)."""
+    from ..models.registry import BUNDLED, get_profile
+
     style = settings.reader.prompt
     if style != "auto":
         return style
-    return "plain" if settings.models.profile == "bundled" and not settings.reader.endpoint else "cited"
+    if settings.reader.endpoint:
+        return "cited"
+    try:
+        reader = get_profile(settings.models.profile).roles.get("reader")
+    except Exception:  # noqa: BLE001 (an unknown profile is reported where the models load)
+        return "cited"
+    return "plain" if reader == BUNDLED.roles["reader"] else "cited"
 
 
 def answer_options(settings: Settings) -> dict[str, Any]:

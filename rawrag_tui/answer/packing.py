@@ -50,6 +50,8 @@ class PackedEvidence:
     superseded: dict[int, int] = field(default_factory=dict)
     #: Ids of the messages marked as the newest on their subject (answer/timeline.py).
     latest: set[int] = field(default_factory=set)
+    #: Whether the question names a state earlier than the latest (answer/timeline.py).
+    earlier: bool = False
 
     def cite(self, n: int) -> EvidenceMessage | None:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None

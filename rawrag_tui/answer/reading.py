@@ -28,6 +28,7 @@ from .history import History
 from .packing import PackedEvidence, pack_evidence
 from .prompts import NOT_MENTIONED, NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
+from .timeline import asks_about_earlier
 from .types import Answer, Citation
 from .unknown import unknown_names
 
@@ -157,8 +158,11 @@ def answer_question(
 
     answer = tidy(text)
     reader_said = correction = ""
+    # The timeline decides a question names an earlier state; without one (whole
+    # windows, no history) the question's own words and years do.
+    earlier = packed.earlier or asks_about_earlier(question, ())
     corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views,
-                                 checks, date)
+                                 checks, date, earlier)
     if corrected is not None:
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message] if corrected.correction.message else []

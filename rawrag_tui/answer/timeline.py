@@ -18,7 +18,9 @@ subject; its messages are shown in time order, the last marked as the latest
 
 Unless the question asks about the past: then no message is marked latest
 and none is superseded (it names what only the latest message says, writes
-an earlier year, or its language's module says so, :func:`asks_about_past`).
+an earlier year, or its language's module says so, :func:`asks_about_past`);
+when it names an earlier state (:func:`asks_about_earlier`), the answer
+checks turn round too and prefer the earliest statement (answer/checks).
 Otherwise the subject's earlier messages are *superseded*: a question about
 now reads the latest one without them (answer/selection.py).
 
@@ -73,6 +75,8 @@ class Timeline:
     latest: set[int] = field(default_factory=set)
     #: Whether the question asks about the past (no latest marks then).
     past: bool = False
+    #: Whether it names a state earlier than the latest (the latest is then the wrong answer).
+    earlier: bool = False
     #: Earlier message id -> the latest message of its subject (none when the
     #: question asks about the past): what a question about now leaves out.
     superseded: dict[int, int] = field(default_factory=dict)
@@ -81,9 +85,10 @@ class Timeline:
         return self.later.get(message_id, [])
 
 
-def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
-    """Whether ``question`` asks about a state before the latest message of one of ``subjects``
-    (each in time order), in any language:
+def asks_about_earlier(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
+    """Whether ``question`` names a state earlier than the latest message of one of
+    ``subjects`` (each in time order), where the latest statement is the wrong
+    answer (answer/checks), in any language:
 
     - it names what only the latest message says ("Where did Ines live before
       Braga?"): a capitalised name (answer/unknown.py) the latest message
@@ -92,7 +97,7 @@ def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]
     - its language's module (``rawrag_tui/lang``) recognises it ("before
       she moved", "之前", "前に").
     """
-    if lang.asks_about_past(question):  # the question's language module knows its words for it
+    if lang.asks_about_earlier(question):  # the question's language module knows its words for it
         return True
     names = [n.casefold() for n in named(question)]
     for subject in subjects:
@@ -103,6 +108,14 @@ def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]
     years = [int(y) for y in _YEAR.findall(question)]
     stamps = [s[-1].timestamp[:4] for s in subjects if s[-1].timestamp and s[-1].timestamp[:4].isdigit()]
     return bool(years and stamps) and min(years) < max(int(y) for y in stamps)
+
+
+def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
+    """Whether ``question`` asks about the past, where every version of a fact
+    counts: an earlier state (:func:`asks_about_earlier`), or what happened,
+    where its language's module recognises that (the English simple past,
+    "When did Caroline go ...")."""
+    return lang.asks_about_past(question) or asks_about_earlier(question, subjects)
 
 
 def _candidates(anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
@@ -161,7 +174,8 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     for mid, m in members.items():
         subjects.setdefault(root(mid), []).append(m)
     ordered = [sorted(group, key=lambda m: m.seq) for group in subjects.values() if len(group) > 1]
-    timeline.past = asks_about_past(question, ordered)
+    timeline.earlier = asks_about_earlier(question, ordered)
+    timeline.past = timeline.earlier or lang.asks_about_past(question)
     if not timeline.past:
         timeline.latest = {group[-1].message_id for group in ordered}
         timeline.superseded = {m.message_id: group[-1].message_id for group in ordered for m in group[:-1]}

@@ -33,8 +33,9 @@ from . import en, ja, zh
 from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
-__all__ = ["REGISTRY", "Language", "annotate", "asks_about_now", "asks_about_past", "asks_when", "dates_in", "detect",
-           "get", "long_date", "message_date", "money_patterns", "of", "query_terms", "term_spans", "word_stems"]
+__all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now", "asks_about_past", "asks_when",
+           "dates_in", "detect", "get", "long_date", "message_date", "money_patterns", "of", "query_terms",
+           "term_spans", "word_stems"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE}
@@ -136,8 +137,13 @@ def asks_when(question: str) -> bool:
 
 
 def asks_about_past(question: str) -> bool:
-    """Whether ``question`` asks about an earlier state, in its own language's words."""
+    """Whether ``question`` asks about an earlier state or what happened, in its own language's words."""
     return of(question).asks_about_past(question)
+
+
+def asks_about_earlier(question: str) -> bool:
+    """Whether ``question`` names a state earlier than the latest, in its own language's words."""
+    return of(question).asks_about_earlier(question)
 
 
 def asks_about_now(question: str) -> bool:

@@ -106,8 +106,14 @@ class Language:
         return False
 
     def asks_about_past(self, question: str) -> bool:
-        """Whether ``question`` asks about an earlier state ("before she moved", "at first"):
-        then every version of a fact is shown and none is marked latest (answer/timeline.py)."""
+        """Whether ``question`` asks about an earlier state ("before she moved", "at first"),
+        or about what happened (the simple past, where the language marks it): then every
+        version of a fact is shown and none is marked latest (answer/timeline.py)."""
+        return False
+
+    def asks_about_earlier(self, question: str) -> bool:
+        """Whether ``question`` names a state earlier than the latest ("before she moved",
+        "originally"): then the latest statement is the wrong answer (answer/checks)."""
         return False
 
     def money(self) -> list[re.Pattern[str]]:

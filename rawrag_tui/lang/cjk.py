@@ -62,3 +62,6 @@ class CjkLanguage(Language):
 
     def asks_about_past(self, question: str) -> bool:
         return bool(self.past_pattern.search(question))
+
+    def asks_about_earlier(self, question: str) -> bool:
+        return self.asks_about_past(question)  # its words all name an earlier state

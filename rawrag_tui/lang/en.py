@@ -227,9 +227,11 @@ _WHEN = re.compile(r"^\s*(?:when\b|on what (?:date|day)|what (?:date|day)|which 
 _NOW = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|ago|how long|how old|how many (?:days|weeks|months|years)|"
     r"(?:this|last|next|past) (?:week(?:end)?|month|year)|so far|recent(?:ly)?|current date)\b", re.IGNORECASE)
+#: A state earlier than the latest, named: the answer is not the latest statement.
+_EARLIER = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|first|initially|formerly|former)\b",
+                      re.IGNORECASE)
 #: An earlier state, or the simple past (what happened, when it happened: every version counts).
-_PAST = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|first|initially|formerly|former|"
-                   r"did|was|were|had)\b", re.IGNORECASE)
+_PAST = re.compile(rf"{_EARLIER.pattern}|\b(?:did|was|were|had)\b", re.IGNORECASE)
 _MONEY = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b", re.IGNORECASE)
 
 
@@ -256,6 +258,9 @@ class English(Language):
 
     def asks_about_past(self, question: str) -> bool:
         return bool(_PAST.search(question))
+
+    def asks_about_earlier(self, question: str) -> bool:
+        return bool(_EARLIER.search(question))
 
     def money(self) -> list[re.Pattern[str]]:
         return [_MONEY]

@@ -43,16 +43,18 @@ class Corrected:
 
 def first_correction(question: str, answer: str, said: str, messages: Sequence[EvidenceMessage],
                      views: EvidenceViews, names: Sequence[str] | None = None,
-                     date: str | dt.date | None = None) -> Corrected | None:
+                     date: str | dt.date | None = None, earlier: bool = False) -> Corrected | None:
     """The first of the checks ``names`` (default: all, in their order) to correct the
     reader's ``answer`` (``said``: the same without its citations; ``date``: the day
-    the question is asked, default today); None keeps it. An abstention is never corrected."""
+    the question is asked, default today; ``earlier``: the question names an earlier
+    state, where the latest statement is the wrong answer); None keeps it. An
+    abstention is never corrected."""
     if is_abstention(answer):
         return None
     today = parse_question_date(date)
     for name in ANSWER_CHECKS if names is None else names:
         each = BY_NAME[name]
-        correction = each.check(question, said, messages, views, today)
+        correction = each.check(question, said, messages, views, today, earlier)
         if correction is not None:
             return Corrected(correction, each.explain(said.strip(), correction))
     return None

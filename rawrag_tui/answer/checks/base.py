@@ -20,6 +20,9 @@ class Correction:
     message: int
     #: The replacement answer, as the message states it ("3 May 2026", "1:50").
     text: str
+    #: Whether it is an earlier statement than the reader's, for a question
+    #: about the past (the reader gave the latest), rather than the latest.
+    earlier: bool = False
 
 
 class Check(Protocol):
@@ -28,9 +31,11 @@ class Check(Protocol):
     NAME: str
 
     def check(self, question: str, said: str, messages: Sequence[EvidenceMessage],
-              views: EvidenceViews | None = None, today: dt.date | None = None) -> Correction | None:
+              views: EvidenceViews | None = None, today: dt.date | None = None,
+              earlier: bool = False) -> Correction | None:
         """The correction for the reader's answer ``said`` (its citations removed; ``today``: the
-        day the question is asked), or None to keep it."""
+        day the question is asked; ``earlier``: the question names a state earlier than the
+        latest, answer/timeline.py), or None to keep it."""
 
     def explain(self, answer: str, correction: Correction) -> str:
         """The note the faces show under the corrected answer: what the reader

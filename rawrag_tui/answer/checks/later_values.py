@@ -24,6 +24,16 @@ recognisable kind gets a second look that needs no model:
 A value no message states is left alone (a guess is flagged elsewhere, not
 corrected here), and so is one that the latest message on the subject
 states.
+
+A question that names an earlier state ("the e-mail address Priya had before she changed
+it", "健太が前に使っていたメールアドレス", answer/timeline.py decides) turns the
+rule around: an answer holding the value the *latest* message on the subject
+states, where an earlier message on it states another, gets the earliest
+such statement instead ("first", "originally" and "before she changed it" of
+a fact changed once all name it; "before the last change" of a fact changed
+twice would want the middle one, which no rule without words can tell).
+Before this, the check replaced a right answer to such a question with the
+latest value ("kenta.n@docomo.ne.jp" became the new gmail address).
 """
 
 from __future__ import annotations
@@ -82,8 +92,10 @@ def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | Non
 
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
-          views: EvidenceViews | None = None, today: dt.date | None = None) -> Correction | None:
-    """The value to answer with instead of ``said``, or None to keep the reader's (``today`` is not used)."""
+          views: EvidenceViews | None = None, today: dt.date | None = None,
+          earlier: bool = False) -> Correction | None:
+    """The value to answer with instead of ``said``, or None to keep the reader's
+    (``today`` is not used; ``earlier``: the question names an earlier state)."""
     found = answer_value(said)
     if found is None:
         return None
@@ -92,28 +104,42 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     sources = [m for m in messages if _norm(value) in _norm(views(m).text)]
     if not sources or any(not m.timestamp for m in sources):
         return None
-    stated_until = max(m.timestamp or "" for m in sources)
     # Someone else's e-mail in another chat is not a newer value of this one.
     conversations = {m.conversation_id for m in sources}
     subject = views.subject(question, messages, lang.value_words(question))
     if not subject:
         return None
     worded = {(m.conversation_id, m.seq) for m in messages if subject & views(m).stems}
-    best: tuple[str, int, str] | None = None
+    # (sent, number, value) of every dated message on the subject stating a value of the kind.
+    stated: list[tuple[str, int, str]] = []
     for n, m in enumerate(messages, 1):
         # A reply to a message on the subject is on it too: "OK, new goal: 1:50." names no subject word.
         on_subject = (m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
-        if (m.timestamp or "") <= stated_until or not on_subject or m.conversation_id not in conversations:
+        if not m.timestamp or not on_subject or m.conversation_id not in conversations:
             continue
         other = _nearest_subject_value(views(m).text, kind, subject)
-        if other is not None and (best is None or (m.timestamp or "") >= best[0]):
-            best = (m.timestamp or "", n, other)
-    if best is None or _norm(best[2]) == _norm(value):
+        if other is not None:
+            stated.append((m.timestamp, n, other))
+    if not stated:
         return None
-    return Correction(best[1], best[2])
+    stated.sort(key=lambda s: s[0])  # stable: the evidence's order breaks a tie
+    if earlier:
+        latest_value = stated[-1][2]
+        first = stated[0]
+        if _norm(latest_value) != _norm(value) or _norm(first[2]) == _norm(value):
+            return None
+        return Correction(first[1], first[2], earlier=True)
+    stated_until = max(m.timestamp or "" for m in sources)
+    later = [s for s in stated if s[0] > stated_until]
+    if not later or _norm(later[-1][2]) == _norm(value):
+        return None
+    return Correction(later[-1][1], later[-1][2])
 
 
 def explain(answer: str, correction: Correction) -> str:
+    if correction.earlier:
+        return (f'the reader said "{answer}", what the latest message on this says; the question asks '
+                f"about before it, and [{correction.message}], the earliest, says {correction.text}")
     return (f'the reader said "{answer}", what an earlier message said; [{correction.message}], '
             f"the latest message on this, says {correction.text}")
 

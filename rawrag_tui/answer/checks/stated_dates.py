@@ -23,6 +23,12 @@ behind it: an answer a message states is never overridden. An answer that
 holds the day the question is asked (``today``), which no message states,
 gets the same pass whatever the question: the reader was not told that date
 to answer with it.
+
+A question that names an earlier state ("What date was Zoe's wedding first planned for?",
+answer/timeline.py decides) wants the earliest date the subject's messages
+state, not the latest: an unstated answer gets that one, and so does an
+answer holding only the latest message's date where an earlier message on the
+subject states another (the reader took the newest plan).
 """
 
 from __future__ import annotations
@@ -66,54 +72,88 @@ def is_stated(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceV
     return any(wanted <= _numbers(" ".join([views(m).annotated, *views(m).stated_dates])) for m in messages)
 
 
-def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
-                       views: EvidenceViews | None = None) -> Correction | None:
-    """The date stated by the latest message on the question's subject, if any states one."""
-    views = views or EvidenceViews()
+def _subject_dates(question: str, messages: Sequence[EvidenceMessage],
+                   views: EvidenceViews) -> list[tuple[str, int, Sequence[str]]]:
+    """(sent, number, stated dates) of the dated messages on the question's
+    subject that state a date: those sharing a subject word with it, and a
+    reply to one of them where it states a date later than, and other than,
+    the latest those state ("Did you go to the visa interview?" - "Yes, done
+    on 3 June"); in time order."""
     subject = views.subject(question, messages, lang.when_words(question))
     if not subject:
-        return None
+        return []
     worded = {(m.conversation_id, m.seq) for m in messages if subject & views(m).stems}
-    best: tuple[str, int, str] | None = None
-    for n, m in enumerate(messages, 1):
-        if not m.timestamp or (m.conversation_id, m.seq) not in worded:
-            continue
-        dates = views(m).stated_dates
-        if dates and (best is None or m.timestamp >= best[0]):
-            best = (m.timestamp, n, dates[-1])
-    # A reply to a message on the subject is on it too ("Did you go to the visa
-    # interview?" - "Yes, done on 3 June"), where it states a date later than,
-    # and other than, the latest the subject's own messages state.
+    stated: list[tuple[str, int, Sequence[str]]] = sorted(
+        ((m.timestamp, n, views(m).stated_dates) for n, m in enumerate(messages, 1)
+         if m.timestamp and (m.conversation_id, m.seq) in worded and views(m).stated_dates),
+        key=lambda s: s[0])
     for n, m in enumerate(messages, 1):
         dates = views(m).stated_dates
         if (m.timestamp and dates and (m.conversation_id, m.seq) not in worded
                 and (m.conversation_id, m.seq - 1) in worded
-                and (best is None or (m.timestamp > best[0] and dates[-1] != best[2]))):
-            best = (m.timestamp, n, dates[-1])
-    return Correction(best[1], best[2]) if best else None
+                and (not stated or (m.timestamp > stated[-1][0] and dates[-1] != stated[-1][2][-1]))):
+            stated.append((m.timestamp, n, dates))
+    return stated
+
+
+def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
+                       views: EvidenceViews | None = None) -> Correction | None:
+    """The date stated by the latest message on the question's subject, if any states one."""
+    stated = _subject_dates(question, messages, views or EvidenceViews())
+    return Correction(stated[-1][1], stated[-1][2][-1]) if stated else None
+
+
+def earliest_stated_date(question: str, messages: Sequence[EvidenceMessage],
+                         views: EvidenceViews | None = None, unless: str = "") -> Correction | None:
+    """The first date stated by the earliest message on the question's subject,
+    for a question about the past; None when none states one, or when the
+    reader's ``unless`` is not only the latest message's date (it already
+    holds an earlier one, or the subject's messages all state it)."""
+    views = views or EvidenceViews()
+    stated = _subject_dates(question, messages, views)
+    if not stated:
+        return None
+    first, latest = stated[0], stated[-1]
+    if unless:
+        latest_only = (is_stated(unless, [messages[latest[1] - 1]], views)
+                       and not is_stated(unless, [messages[first[1] - 1]], views))
+        if not latest_only:
+            return None
+    return Correction(first[1], first[2][0], earlier=True)
 
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
-          views: EvidenceViews | None = None, today: dt.date | None = None) -> Correction | None:
+          views: EvidenceViews | None = None, today: dt.date | None = None,
+          earlier: bool = False) -> Correction | None:
     """The stated date to answer with instead of ``said``, or None to keep the reader's.
 
     An answer holding the day the question is asked, which no message states,
     for a question that is not about now, is the reader's mistake whatever
     else it says (most often the send date of a message written that day):
     with no stated date to give instead, the answer is "not in your history"
-    (a correction citing no message, ``message`` 0)."""
+    (a correction citing no message, ``message`` 0). For a question about the
+    past (``earlier``) the date given instead is the earliest on the subject."""
     if not said.strip():
         return None
     unstated_today = holds_today(said, today) and not lang.asks_about_now(question)
-    if not (asks_when(question) or unstated_today) or is_stated(said, messages, views):
+    if not (asks_when(question) or unstated_today):
         return None
-    found = latest_stated_date(question, messages, views)
-    if found is None and unstated_today:
+    stated = is_stated(said, messages, views)
+    if earlier and asks_when(question):
+        found = earliest_stated_date(question, messages, views, unless=said if stated else "")
+    elif stated:
+        return None
+    else:
+        found = latest_stated_date(question, messages, views)
+    if found is None and unstated_today and not stated:
         return Correction(0, NOT_IN_HISTORY)
     return found
 
 
 def explain(answer: str, correction: Correction) -> str:
+    if correction.earlier:
+        return (f'the reader said "{answer}"; the question asks about before the latest message on this, '
+                f"and [{correction.message}], the earliest, says {correction.text}")
     if not correction.message:
         return f'the reader said "{answer}": the day the question is asked, which no message says'
     return (f'the reader said "{answer}", which no message says; [{correction.message}], '
