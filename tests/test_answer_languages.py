@@ -35,7 +35,7 @@ def result_of(question, messages):
     ("王芳的猫叫什么名字？", "zh"),
     ("佐藤さんの歯医者の予約はいつですか？", "ja"),
     ("Me mudé a Braga el mes pasado con mi hermana", "und"),  # no English word: not English
-    ("Ich bin am 3. Mai nach Berlin umgezogen, endlich", "und"),
+    ("Ich bin am 3. Mai nach Berlin umgezogen, endlich", "de"),  # German has a module (lang/de.py)
     ("Переехала в Брагу", "und"),
 ])
 def test_detect_by_script_and_english_signal_words(text, code):
@@ -147,7 +147,11 @@ def test_the_corrected_value_is_the_answer_and_the_readers_words_its_note():
     ("健太が前に使っていたメールアドレスは何ですか？", True),
     ("美咲のお姉さんの結婚式は、最初は何日の予定でしたか？", True),
     ("美咲の猫の名前は何ですか？", False),  # 名前 (name) is not 前 (before)
-    ("Wo hat Lena gewohnt, bevor sie nach Hamburg gezogen ist?", False),  # no German module yet
+    ("Wo hat Lena gewohnt, bevor sie nach Hamburg gezogen ist?", True),
+    ("Wo hat Jonas vor Klimawerk gearbeitet?", True),  # vor and a name
+    ("Welche E-Mail-Adresse hatte Mehmet früher?", True),
+    ("In welcher Stadt wohnt Lena?", False),
+    ("Wo war Lena vor zwei Wochen?", False),  # vor and a number: a time ago, not an earlier state
 ])
 def test_a_question_about_an_earlier_state_is_told_by_its_languages_module(question, past):
     assert lang.asks_about_past(question) is past
@@ -168,11 +172,11 @@ def test_an_answer_holding_todays_date_that_no_message_states_gets_the_stated_da
 
 def test_todays_date_with_no_stated_date_to_give_instead_is_not_in_your_history():
     # The reader wrote the send date of a message sent the day the question is
-    # asked (a German question: no language module says it asks "when", and
+    # asked (a Spanish question: no language module says it asks "when", and
     # no message shares its subject word).
-    party = [msg(1, "Die Einweihung ist jetzt am 28. Juni, kommt alle!", "2025-06-01T19:55:00", "Lena"),
-             msg(2, "Ich bin wieder in Hamburg.", "2025-07-15T22:05:00", "Jonas")]
-    question = "Wann war Lenas Einweihungsparty?"
+    party = [msg(1, "La fiesta de la casa nueva es el 28 de junio, ¡venid todos!", "2025-06-01T19:55:00", "Lena"),
+             msg(2, "Ya estoy otra vez en Hamburgo.", "2025-07-15T22:05:00", "Jonas")]
+    question = "¿Cuándo fue la inauguración de Lena?"
     answer = answer_question(question, result_of(question, party), lambda: OneAnswer("15 July 2025"),
                              prompt_style="plain", date="2025-07-15")
     assert answer.answer == "Not in your history." and answer.reader_said == "15 July 2025"
@@ -181,6 +185,30 @@ def test_todays_date_with_no_stated_date_to_give_instead_is_not_in_your_history(
     about_now = "How long ago did Lena move to Hamburg?"
     assert lang.asks_about_now(about_now)
     assert stated(about_now, "15 July 2025", party, EvidenceViews(), dt.date(2025, 7, 15)) is None
+
+
+def test_german_dates_and_questions_have_their_module():
+    assert lang.dates_in("Neuer Termin: 17. Mai", "2025-04-02T10:00:00") == ["17. Mai 2025"]
+    assert lang.dates_in("Sie steigt am Samstag, 28. Juni, diesmal wirklich!", "2025-06-01T10:00:00") == [
+        "28. Juni 2025"]
+    assert lang.dates_in("Der Termin ist am 03.05.2026 um 14 Uhr", "2026-01-01T10:00:00") == ["3. Mai 2026"]
+    assert lang.dates_in("Die Version 3.5 ist da, mit 2.5 Liter", "2026-01-01T10:00:00") == []  # no date
+    assert lang.asks_when("Wann war Lenas Einweihungsparty?")
+    assert lang.asks_when("Für welchen Tag hatte Lena ihre Einweihungsparty ursprünglich geplant?")
+    assert not lang.asks_when("Wo wohnt Lena?")
+    assert lang.asks_about_now("Was hat Lena letzte Woche mit Jonas gemacht?")
+    assert not lang.asks_about_now("Wo wohnt Lena?")
+    # Function words name no subject; the nouns and the verb do.
+    assert lang.query_terms("In welcher Stadt wohnt Lena jetzt?") == {"stadt", "wohnt", "lena"}
+
+
+def test_a_german_when_answer_no_message_states_gets_the_stated_date():
+    party = [msg(1, "Die Einweihung ist jetzt am 28. Juni, kommt alle!", "2025-06-01T19:55:00", "Lena"),
+             msg(2, "Ich bin wieder in Hamburg.", "2025-07-15T22:05:00", "Jonas")]
+    question = "Wann ist Lenas Einweihung?"
+    answer = answer_question(question, result_of(question, party), lambda: OneAnswer("15 July 2025"),
+                             prompt_style="plain", date="2025-07-15")
+    assert answer.answer == "28. Juni 2025" and answer.reader_said == "15 July 2025"
 
 
 def test_the_demos_a_line_holds_the_final_answer_and_the_note_follows(capsys):

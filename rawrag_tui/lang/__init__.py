@@ -15,7 +15,9 @@ other CJK text (Han, Hangul), when its characters are at least as many as its
 Latin words, is Chinese (Han) or undetermined (Hangul: no module yet). Latin
 text is English unless it holds more function words of German, Spanish,
 Portuguese or French (lang/latin.py) than of English (:data:`.en.SIGNALS`):
-"Me mudé a Braga el mes pasado" is undetermined, "Ok, 3pm!" English (what
+then it is the language with the most of them where that one has a module
+(German, lang/de.py), else undetermined: "Me mudé a Braga el mes pasado" is
+undetermined, "Ich bin nach Hamburg gezogen" German, "Ok, 3pm!" English (what
 every Latin text was before there were language modules). Undetermined
 text, and other scripts, get the neutral behaviour. A new language is a
 module with a :class:`~.base.Language` subclass and a line in :data:`REGISTRY`
@@ -29,7 +31,7 @@ import re
 from collections.abc import Iterable
 
 from ..storage.cjk import has_cjk
-from . import en, ja, zh
+from . import de, en, ja, zh
 from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
@@ -38,7 +40,7 @@ __all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about
            "term_spans", "word_stems"]
 
 NEUTRAL = Language()
-REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE}
+REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}
 
 _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
@@ -63,8 +65,13 @@ def detect(text: str) -> str:
         if not latin or len(latin) * 2 < len(words):
             return "und" if words else "en"
     english = sum(w in en.SIGNALS for w in latin)
-    other = max(sum(w in signals for w in latin) for signals in latin_signals.SIGNALS.values())
-    return "und" if other > english else "en"
+    other, code = max((sum(w in signals for w in latin), code) for code, signals in latin_signals.SIGNALS.items())
+    if other <= english:
+        return "en"
+    # The likeliest other language, where it has a module; else undetermined.
+    return code if code in REGISTRY and other > max(
+        (sum(w in signals for w in latin) for c, signals in latin_signals.SIGNALS.items() if c != code),
+        default=0) else "und"
 
 
 def get(code: str) -> Language:

@@ -1,0 +1,113 @@
+"""German: stop words, stated dates ("3. Mai", "28.06.2025"), "when" questions,
+questions about now and about an earlier state.
+
+Runs only on text :func:`~rawrag_tui.lang.detect` takes for German (more of
+German's function words than of English's or another Latin-script
+language's, lang/latin.py). Before this module German was undetermined, so
+no check knew a German question asked "when" or about an earlier state: the
+value check replaced the right answer to "Welche E-Mail-Adresse hatte Mehmet
+früher?" with the newest address. Words are matched by the neutral five-letter
+prefix, as before (no German stemmer was measured). Relative dates
+("gestern", "letzte Woche") are not resolved: not measured to help.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from .base import Language, year_near
+from .latin import SIGNALS
+
+#: Function words no layer takes for a question's subject (the module's detection words among them).
+STOPWORDS = (SIGNALS["de"] - {"wohnt"}) | frozenset(
+    "ab am an als bin bis da dass des die du er euch hab habe hat hatte hatten ihr ihre ihm ihn ihnen in ist "
+    "jetzt man mir mich nun ob seit sein seine sich so uns unser vom von vor war waren was weil wer wem wen "
+    "wenn werden wird wieder wieso warum welchem welchen welches zum zur".split())
+
+_MONTHS = ("januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober",
+           "november", "dezember")
+_MONTH_NAMES = tuple(m.capitalize() for m in _MONTHS)
+#: "3. Mai", "Samstag, 3. Mai 2026", "3. Jan.", "28.06.2025" (a numeric date only with its year).
+_DATE = re.compile(
+    r"\b(?:(?P<d>\d{1,2})\.\s*(?P<m>jan(?:uar)?|jän(?:ner)?|feb(?:ruar)?|mär(?:z)?|apr(?:il)?|mai|juni?|juli?|"
+    r"aug(?:ust)?|sep(?:t(?:ember)?)?|okt(?:ober)?|nov(?:ember)?|dez(?:ember)?)\.?(?:\s+(?P<y>\d{4}))?"
+    r"|(?P<nd>\d{1,2})\.(?P<nm>\d{1,2})\.(?P<ny>\d{4}))(?![\w.])",
+    re.IGNORECASE,
+)
+_WHEN = re.compile(r"\bwann\b|\ban welchem (?:tag|datum|wochenende)\b|\bfür welchen tag\b|\bwelches datum\b|"
+                   r"\bwelchem datum\b|\bum wie viel uhr\b", re.IGNORECASE)
+#: A question that can only be answered knowing today's date.
+_NOW = re.compile(r"\b(?:heute|gestern|morgen|vorgestern|übermorgen|wie lange|seit wann|wie alt|"
+                  r"vor \d+ (?:tagen|wochen|monaten|jahren)|(?:diese|letzte|nächste)[nrms]? "
+                  r"(?:woche|wochenende|monat|jahr)|bisher|kürzlich|neulich)\b", re.IGNORECASE)
+#: A state earlier than the latest: "bevor", "früher", "ursprünglich", "vor Klimawerk" (vor and a name).
+_EARLIER = re.compile(r"\b(?:bevor|vorher|zuvor|früher|ursprünglich|zuerst|erstmals|anfangs|ehemalig\w*|damals)\b"
+                      r"|\bvor\s+(?:(?:dem|der|den|des|einem|einer)\s+)?[A-ZÄÖÜ]")
+_MONEY = re.compile(r"\b\d[\d.]*(?:,\d+)?\s?(?:euro|eur|franken)\b", re.IGNORECASE)
+
+
+def _month_number(name: str) -> int:
+    name = name.lower().replace("jän", "jan")
+    return next(i for i, full in enumerate(_MONTHS, 1) if full.startswith(name[:3]))
+
+
+def german_date(day: dt.date) -> str:
+    """``3. Mai 2026``: how a German message writes a date."""
+    return f"{day.day}. {_MONTH_NAMES[day.month - 1]} {day.year}"
+
+
+def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
+    """(position, date) of each date ``body`` states, with its year (the one nearest ``sent`` when not written)."""
+    found: list[tuple[int, str]] = []
+    for m in _DATE.finditer(body):
+        if m["nd"]:
+            day_n, month_n, year = int(m["nd"]), int(m["nm"]), m["ny"]
+        else:
+            day_n, month_n, year = int(m["d"]), _month_number(m["m"]), m["y"]
+        if year:
+            try:
+                day = dt.date(int(year), month_n, day_n)
+            except ValueError:
+                continue
+        elif sent is not None:
+            near = year_near(day_n, month_n, sent)
+            if near is None:
+                continue
+            day = near
+        else:
+            continue
+        found.append((m.start(), german_date(day)))
+    return found
+
+
+def _words(words: str) -> frozenset[str]:
+    return frozenset(w[:5] for w in words.split())
+
+
+class German(Language):
+    code = "de"
+    stopwords = STOPWORDS
+    when_words = _words("wann datum tag uhr")
+    value_words = _words("was welche welcher welches wie viel viele nummer zeit uhrzeit")
+
+    def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
+        return stated_dates(body, sent)
+
+    def asks_when(self, question: str) -> bool:
+        return bool(_WHEN.search(question))
+
+    def asks_about_now(self, question: str) -> bool:
+        return bool(_NOW.search(question))
+
+    def asks_about_past(self, question: str) -> bool:
+        return self.asks_about_earlier(question)
+
+    def asks_about_earlier(self, question: str) -> bool:
+        return bool(_EARLIER.search(question))
+
+    def money(self) -> list[re.Pattern[str]]:
+        return [_MONEY]
+
+
+LANGUAGE = German()
