@@ -13,7 +13,8 @@ SIGNALS: dict[str, frozenset[str]] = {
     "de": frozenset("und der das ist ich nicht ein eine mit auf für wir sie es zu den dem im bei wann wie "
                     "welcher welche wo wohnt sind auch noch schon aber oder mein meine dein deine dann nach "
                     "hatte hatten habe wurde wurden ihre ihren seine seiner bevor früher jetzt immer neue neuer neues "
-                    "heute gestern morgen uhr januar februar märz mai juni juli oktober dezember".split()),
+                    "heute gestern morgen uhr januar februar märz mai juni juli oktober dezember du dich mich mir wer "
+                    "wenn dass welchen welchem welches heißt lautet".split()),
     "es": frozenset("el la los las que y es por con para una un mi se lo del al pero muy cuando donde "
                     "está estoy tengo como también ya su sus nos".split()),
     "pt": frozenset("o os as que e em é um uma com para não da do no na mas muito quando onde "
