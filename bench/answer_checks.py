@@ -29,15 +29,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from changed_facts_score import LANGUAGES, questions, verdict  # noqa: E402
 
 #: Words of each check's note (answer/checks/*.py ``explain``) that name it.
-NOTE_OF = {"stated_dates": "which no message says", "later_values": "what an earlier message said"}
-SETS = [("stated_dates", "later_values"), ("stated_dates",), ("later_values",), ()]
+NOTE_OF = {
+    "stated_dates": ("which no message says", "the day the question is asked",
+                     "the question asks about before the latest message"),
+    "later_values": ("what an earlier message said", "what the latest message on this says"),
+    "repeats_question": ("which only repeats the question",),
+}
+SETS = [("stated_dates", "later_values", "repeats_question"), ("stated_dates", "later_values"),
+        ("stated_dates",), ("later_values",), ("repeats_question",), ()]
 
 
 def check_of(row: dict) -> str | None:
     """The check that replaced this row's answer, or None when the reader's words stand."""
     if not row.get("reader_said"):
         return None
-    return next((name for name, words in NOTE_OF.items() if words in row.get("correction", "")), "unknown")
+    note = row.get("correction", "")
+    return next((name for name, phrases in NOTE_OF.items() if any(p in note for p in phrases)), "unknown")
 
 
 def answer_with(row: dict, checks: tuple[str, ...]) -> str:

@@ -176,7 +176,7 @@ class ReaderSettings:
 
 
 #: The answer checks there are (answer/checks), in the order they run by default.
-ANSWER_CHECKS = ("stated_dates", "later_values")
+ANSWER_CHECKS = ("stated_dates", "later_values", "repeats_question")
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,9 @@ class AnswerSettings:
     #: states (answer/checks), in the order they run; [] = the reader's words as they are.
     #: "stated_dates": a "when" answer no message states gives way to the date the latest
     #: message on the subject states; "later_values": a time, number, e-mail or amount a later
-    #: message on the subject changed gives way to the later one.
+    #: message on the subject changed gives way to the later one (the earliest, for a question
+    #: about an earlier state); "repeats_question": an answer made only of the question's own
+    #: names (or, in CJK, its characters) becomes "Not in your history.".
     checks: tuple[str, ...] = ANSWER_CHECKS
 
 

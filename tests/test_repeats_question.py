@@ -1,0 +1,52 @@
+"""An answer that only repeats the question's names or characters becomes
+"Not in your history." (answer/checks/repeats_question.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rawrag_tui.answer.checks.repeats_question import repeats_question
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
+from tests.test_stated_dates import OneAnswer
+
+
+@pytest.mark.parametrize(("question", "said", "repeats"), [
+    # The bundled reader's answers on the changed-facts sets and LoCoMo (docs/answers.md).
+    ("Wie heißt Mehmets Hund?", "Mehmet", True),
+    ("Wie heißt Lenas Bruder?", "Lenas Bruder", True),
+    ("What is Caroline's identity?", "Caroline", True),
+    ("Where did Sam work before Corrib Labs?", "Corrib Labs", True),
+    ("陈浩养的狗叫什么名字？", "陈浩养的狗叫陈浩。", True),
+    ("健太が飼っている猫の名前は何ですか？", "猫", True),
+    ("赵敏和阿凯在一起之前，她的男朋友是谁？", "阿凯", True),
+    # Answers: a word of the question that is not a name, a new name, a value, nothing.
+    ("Would Melanie be more interested in going to a national park or a theme park?", "National park", False),
+    ("Where did Sam work before Corrib Labs?", "Aer Lingus", False),
+    ("Which city does Ines live in now?", "Braga", False),
+    ("赵敏和阿凯在一起之前，她的男朋友是谁？", "小周", False),
+    ("健太のメールアドレスは何ですか？", "kenta.n@docomo.ne.jp", False),
+    ("Is Tiago still dating Sofia?", "No, they split up.", False),
+    ("How many kids does Melanie have?", "3", False),
+    ("What is Caroline's identity?", "", False),
+])
+def test_an_answer_of_the_question_s_own_names_or_characters_repeats_it(question, said, repeats):
+    assert repeats_question(question, said) is repeats
+
+
+DOG = [EvidenceMessage(1, "m1", 1, "Mehmet & Anna", 1, "2025-03-01T10:00:00", "Mehmet", "user",
+                       "Ich bin jetzt in Leipzig, direkt am Kanal"),
+       EvidenceMessage(2, "m2", 1, "Mehmet & Anna", 2, "2025-03-01T10:01:00", "Anna", "user",
+                       "Wie schön! Schick mir Fotos von der Wohnung")]
+
+
+def test_the_answer_is_not_in_your_history_with_the_readers_words_in_the_note():
+    question = "Wie heißt Mehmets Hund?"
+    result = SearchResult(question, "hybrid", [Hit(1, 1, "Mehmet & Anna", 1, "", messages=DOG)], {"total": 0.0})
+    answer = answer_question(question, result, lambda: OneAnswer("Mehmet"), prompt_style="plain")
+    assert answer.answer == NOT_IN_HISTORY and answer.reader_said == "Mehmet" and not answer.citations
+    assert answer.correction == 'the reader said "Mehmet", which only repeats the question'
+    off = answer_question(question, result, lambda: OneAnswer("Mehmet"), prompt_style="plain",
+                          checks=("stated_dates", "later_values"))
+    assert off.answer == "Mehmet" and off.correction == ""
