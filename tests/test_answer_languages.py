@@ -234,3 +234,19 @@ def test_a_reply_that_states_a_later_date_on_the_subject_wins():
     assert fixed is not None and (fixed.message, fixed.text) == (3, "2025年6月3日")
     # Without the message it replies to, it is off the subject.
     assert stated("陈浩的签证面试是哪天？", "3月12日", [chat[0], chat[2]]).text == "2025年5月20日"
+
+
+def test_a_german_compound_in_the_question_finds_its_parts_in_the_messages():
+    # "Einweihungsparty" is a "Party": the later message that moves it shares no whole word with the question.
+    assert {"party", "einwe"} <= lang.subject_terms("Wann war Lenas Einweihungsparty?")
+    english = "Which city does Ines live in now?"
+    assert lang.subject_terms(english) == lang.query_terms(english)  # no compounds: the words alone
+    party = [msg(1, "Die Einweihungsparty ist am 3. Mai, kommt alle!", "2025-03-02T19:55:00", "Lena"),
+             msg(2, "Ich bin dabei, bis dann!", "2025-03-02T20:01:00", "Jonas"),
+             # Not a reply to the first (that rule would find it without the parts).
+             msg(3, "Die Party muss ich verschieben. Sie steigt am 28. Juni, diesmal wirklich!",
+                 "2025-04-20T10:00:00", "Lena")]
+    question = "Wann war Lenas Einweihungsparty?"
+    answer = answer_question(question, result_of(question, party), lambda: OneAnswer("2 March 2025"),
+                             prompt_style="plain", date="2025-07-15")
+    assert answer.answer == "28. Juni 2025" and answer.reader_said == "2 March 2025"

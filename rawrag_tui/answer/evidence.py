@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cached_property
 
+from ..lang import subject_terms
 from ..search.types import EvidenceMessage
-from ..words import query_terms, word_stems
+from ..words import word_stems
 from .dates import annotate, dates_in
 
 
@@ -84,6 +85,6 @@ class EvidenceViews:
 
     def subject(self, question: str, messages: Iterable[EvidenceMessage],
                 not_subject: Iterable[str] = ()) -> set[str]:
-        """The question's content stems that can name a subject: not a speaker
-        among ``messages`` and not one of ``not_subject`` (a check's question words)."""
-        return query_terms(question) - self.speakers(messages) - set(not_subject)
+        """The question's content stems (and its compounds' parts) that can name a subject:
+        not a speaker among ``messages`` and not one of ``not_subject`` (a check's question words)."""
+        return subject_terms(question) - self.speakers(messages) - set(not_subject)

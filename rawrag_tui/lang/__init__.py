@@ -37,7 +37,7 @@ from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
 __all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now", "asks_about_past", "asks_when",
            "dates_in", "detect", "get", "long_date", "message_date", "money_patterns", "of", "query_terms",
-           "term_spans", "word_stems"]
+           "subject_terms", "term_spans", "word_stems"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}
@@ -97,6 +97,19 @@ def query_terms(text: str) -> set[str]:
     """``text``'s content terms: its language's stop words and single letters left out (single digits kept)."""
     language = of(text)
     return {term for _, _, word, term in language.tokens(text) if language.is_content(word)}
+
+
+def subject_terms(question: str) -> set[str]:
+    """A question's content terms and the parts of its compound words (German
+    "einweihungsparty" also finds the "Party" a message names): the terms a
+    message must share with it to be on its subject."""
+    language = of(question)
+    terms = set()
+    for _, _, word, term in language.tokens(question):
+        if language.is_content(word):
+            terms.add(term)
+            terms |= language.parts(word)
+    return terms
 
 
 def term_spans(terms: set[str], text: str) -> list[tuple[int, int]]:

@@ -85,6 +85,11 @@ class Language:
                 part = word[last:].lower()
                 yield base + last, m.end(), part, self.stem(part)
 
+    def parts(self, word: str) -> frozenset[str]:
+        """Terms for the parts of a question's compound ``word`` (lower case), beside
+        its own: none, where a language does not write compounds as one word."""
+        return frozenset()
+
     def is_content(self, word: str) -> bool:
         """Whether ``word`` (lower case, unstemmed) can name what a question is about."""
         return word not in self.stopwords and (len(word) > 1 or word.isdigit() or not word.isascii())

@@ -91,6 +91,16 @@ class German(Language):
     when_words = _words("wann datum tag uhr")
     value_words = _words("was welche welcher welches wie viel viele nummer zeit uhrzeit")
 
+    def parts(self, word: str) -> frozenset[str]:
+        """German writes compounds as one word: "Einweihungsparty" is a "Party",
+        "Handynummer" a "Nummer". No dictionary splits them here; every ending of
+        four letters or more, cut as a word is (its first five), is a part, so
+        a message saying "die Party" is on the subject of "Einweihungsparty".
+        Endings that are no word ("ungsp") match nothing."""
+        if len(word) < 8:
+            return frozenset()
+        return frozenset(word[i:i + 5] for i in range(3, len(word) - 3))
+
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return stated_dates(body, sent)
 
