@@ -50,3 +50,51 @@ def test_the_answer_is_not_in_your_history_with_the_readers_words_in_the_note():
     off = answer_question(question, result, lambda: OneAnswer("Mehmet"), prompt_style="plain",
                           checks=("stated_dates", "later_values"))
     assert off.answer == "Mehmet" and off.correction == ""
+
+
+class ByPrompt(OneAnswer):
+    """Answers the later state while the prompt's evidence holds it, else the earlier one; records each prompt."""
+
+    def __init__(self, later, earlier):
+        super().__init__(later)
+        self.later, self.earlier, self.prompts = later, earlier, []
+
+    def answer(self, prompt, max_tokens=256, on_progress=None):
+        self.prompts.append(prompt)
+        yield self.later if self.later in prompt.split("Question:")[0] else self.earlier
+
+
+AMIR = [EvidenceMessage(i, f"m{i}", 1, "Amir & Jess", i, ts, who, "user", text) for i, ts, who, text in [
+    (1, "2024-02-01T10:00:00", "Amir", "I love living in Bristol, the flat has the best light"),
+    (2, "2024-02-01T10:01:00", "Jess", "Stokes Croft still suits you"),
+    (3, "2025-01-10T10:00:00", "Amir", "Big news: I got the job, we're moving to Glasgow in March"),
+    (4, "2025-04-02T10:00:00", "Amir", "Glasgow flat is unpacked at last"),
+]]
+
+
+def test_a_question_about_an_earlier_state_is_read_again_without_the_repeated_later_state():
+    question = "Where did Amir live before he moved to Glasgow?"
+    result = SearchResult(question, "hybrid", [Hit(1, 1, "Amir & Jess", 1, "", messages=AMIR)], {"total": 0.0})
+    reader = ByPrompt("Glasgow", "Bristol")
+    answer = answer_question(question, result, lambda: reader, prompt_style="plain")
+    assert answer.answer == "Bristol" and answer.reader_said == "Glasgow"
+    assert answer.correction == ('the reader said "Glasgow", which only repeats the question; read again without '
+                                 'the 2 messages that say it, the reader said "Bristol"')
+    assert len(reader.prompts) == 2 and "Glasgow" not in reader.prompts[1].split("Question:")[0]
+    assert [c.external_id for c in answer.citations] == ["m1"]  # matched by its words, numbered as shown
+    assert "read_again" in answer.timings
+    # A question about now that repeats itself is not read again.
+    now = "Who moved to Glasgow?"
+    reader = ByPrompt("Glasgow", "Bristol")
+    kept = answer_question(now, SearchResult(now, "hybrid", result.hits, {"total": 0.0}), lambda: reader,
+                           prompt_style="plain")
+    assert kept.answer == NOT_IN_HISTORY and len(reader.prompts) == 1
+
+
+def test_a_read_again_that_repeats_or_abstains_stays_not_in_your_history():
+    question = "Where did Amir live before he moved to Glasgow?"
+    result = SearchResult(question, "hybrid", [Hit(1, 1, "Amir & Jess", 1, "", messages=AMIR)], {"total": 0.0})
+    for second in ("Amir", NOT_IN_HISTORY):
+        answer = answer_question(question, result, lambda s=second: ByPrompt("Glasgow", s), prompt_style="plain")
+        assert answer.answer == NOT_IN_HISTORY and answer.reader_said == "Glasgow"
+        assert answer.correction == 'the reader said "Glasgow", which only repeats the question'

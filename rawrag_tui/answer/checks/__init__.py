@@ -40,6 +40,8 @@ class Corrected:
 
     correction: Correction
     why: str
+    #: The check's name (``[answer] checks``).
+    check: str = ""
 
 
 def first_correction(question: str, answer: str, said: str, messages: Sequence[EvidenceMessage],
@@ -57,5 +59,5 @@ def first_correction(question: str, answer: str, said: str, messages: Sequence[E
         each = BY_NAME[name]
         correction = each.check(question, said, messages, views, today, earlier)
         if correction is not None:
-            return Corrected(correction, each.explain(said.strip(), correction))
+            return Corrected(correction, each.explain(said.strip(), correction), name)
     return None
