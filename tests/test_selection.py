@@ -172,3 +172,18 @@ def test_an_answer_no_message_supports_is_flagged_not_sourced():
     right = answer_question("When is the wedding?", result, lambda: OneAnswerReader("Sunday 11 October"),
                             prompt_style="plain")
     assert not right.unsupported and [c.n for c in right.citations] and not right.reader_said
+
+
+def test_the_people_a_question_names_come_first_when_the_budget_is_short():
+    # Hannah's chat ranks first on "live"; the question is about Amir, who writes in another chat.
+    hannah = msg(1, 1, "I love living in Chorlton, the park is right there", "2025-01-01T10:00:00", "Hannah", conv=1)
+    marcus = msg(2, 2, "Chorlton suits you", "2025-01-01T10:01:00", "Marcus", conv=1)
+    amir = msg(3, 1, "Living in Glasgow now, the flat is unpacked", "2025-04-02T10:00:00", "Amir", conv=2)
+    jess = msg(4, 2, "Glasgow! Send pictures", "2025-04-02T10:05:00", "Jess", conv=2)
+    hits = [hit(1, hannah, marcus), hit(2, amir, jess)]
+    budget = 24  # words: one chat's messages and header, not both
+    packed = select_evidence(hits, "Where does Amir live?", budget, words)
+    assert [m.message_id for m in packed.messages][:1] == [3] and 1 not in {m.message_id for m in packed.messages}
+    # Nobody named: the search's order stands.
+    packed = select_evidence(hits, "Who lives in a flat?", budget, words)
+    assert packed.messages[0].message_id == 1

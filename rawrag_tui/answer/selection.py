@@ -28,8 +28,9 @@ windows are packed whole, in rank order, as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from ..lang import query_terms
 from ..search.types import EvidenceMessage, Hit
 from .evidence import EvidenceViews
 from .history import History
@@ -61,6 +62,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     matches = {mid: len(terms & views(m).stems) for mid, m in messages.items()}
     anchors = sorted((m for m in messages.values() if matches[m.message_id]),
                      key=lambda m: (best_rank[m.message_id], -matches[m.message_id], m.seq))
+    anchors = _theirs_first(anchors, question, messages.values(), views)
     if not anchors:
         return pack_evidence(hits, budget, count_tokens, views)
 
@@ -135,6 +137,22 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                           cut_messages=max(len(messages) - len(chosen), 0), latest=latest,
                           earlier=timeline.earlier,
                           superseded={m: n for m, n in dropped.items() if n in chosen and m not in chosen})
+
+
+def _theirs_first(anchors: list[EvidenceMessage], question: str, messages: Iterable[EvidenceMessage],
+                  views: EvidenceViews) -> list[EvidenceMessage]:
+    """``anchors`` with those of the people the question names first: the
+    messages of a conversation one of them writes in, or naming them. "Where
+    does Amir live?" is about Amir's chat, not the one where Hannah writes
+    that she lives in Chorlton (the bundled reader answered "Chorlton"). A
+    speaker's name is how a person is told apart in every language ("李娜"
+    too); the others keep their order after them, for room left over."""
+    people = query_terms(question) & views.speakers(messages)
+    if not people:
+        return anchors
+    theirs = {m.conversation_id for m in messages if views(m).speaker_stems & people}
+    first = [a for a in anchors if a.conversation_id in theirs or views(a).stems & people]
+    return first + [a for a in anchors if a not in first] if first else anchors
 
 
 def _without_superseded(candidate: list[EvidenceMessage], superseded: dict[int, int],
