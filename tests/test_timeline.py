@@ -12,7 +12,7 @@ from rawrag_tui.answer.history import message_text
 from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import select_evidence
-from rawrag_tui.answer.timeline import asks_about_past, follow_subjects
+from rawrag_tui.answer.timeline import asks_about_earlier, asks_about_past, follow_subjects
 from rawrag_tui.answer.unknown import named
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
@@ -119,6 +119,12 @@ def test_a_question_about_an_earlier_year_asks_about_the_past(embedder, monkeypa
     assert not asks_about_past("Where does Ines live?", moved)
     assert not asks_about_past("Does Ines like Porto?", moved)  # both say Porto
     assert not asks_about_past("Where will Ines live in 2026?", moved)
+    # Naming what only the latest says is the past for the marks, but no earlier
+    # state for the answer checks: they keep the latest statement.
+    assert asks_about_past("When is Ines moving to Braga?", moved)
+    assert not asks_about_earlier("When is Ines moving to Braga?", moved)
+    assert asks_about_earlier("Where did Ines live before Braga?", moved)  # "before": the words say it
+    assert asks_about_earlier("Where did Ines live in 2024?", moved)
     monkeypatch.setattr(timeline_module, "SAME_SUBJECT", 0.45)  # the year moves the question a little
     history = ListHistory(embedder, ENGLISH)
     timeline = follow_subjects("Which city did Ines live in, in 2024?", [ENGLISH[0]], ENGLISH[:2], history)

@@ -62,8 +62,10 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     matches = {mid: len(terms & views(m).stems) for mid, m in messages.items()}
     anchors = sorted((m for m in messages.values() if matches[m.message_id]),
                      key=lambda m: (best_rank[m.message_id], -matches[m.message_id], m.seq))
-    anchors = _theirs_first(anchors, question, messages.values(), views)
-    if not anchors:
+    anchors, theirs = _theirs_first(anchors, question, messages.values(), views)
+    if not anchors or theirs is False:
+        # No word anchor (or none of the people the question names): the
+        # search's own order, whole windows, is the better evidence.
         return pack_evidence(hits, budget, count_tokens, views)
 
     timeline = follow_subjects(question, anchors, messages.values(), history) if history else Timeline()
@@ -140,19 +142,21 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
 
 
 def _theirs_first(anchors: list[EvidenceMessage], question: str, messages: Iterable[EvidenceMessage],
-                  views: EvidenceViews) -> list[EvidenceMessage]:
+                  views: EvidenceViews) -> tuple[list[EvidenceMessage], bool | None]:
     """``anchors`` with those of the people the question names first: the
     messages of a conversation one of them writes in, or naming them. "Where
     does Amir live?" is about Amir's chat, not the one where Hannah writes
     that she lives in Chorlton (the bundled reader answered "Chorlton"). A
     speaker's name is how a person is told apart in every language ("李娜"
-    too); the others keep their order after them, for room left over."""
+    too); the others keep their order after them, for room left over. The
+    second value: None when the question names no one the evidence's
+    speakers are, else whether any anchor is theirs."""
     people = query_terms(question) & views.speakers(messages)
     if not people:
-        return anchors
+        return anchors, None
     theirs = {m.conversation_id for m in messages if views(m).speaker_stems & people}
     first = [a for a in anchors if a.conversation_id in theirs or views(a).stems & people]
-    return first + [a for a in anchors if a not in first] if first else anchors
+    return first + [a for a in anchors if a not in first], bool(first)
 
 
 def _without_superseded(candidate: list[EvidenceMessage], superseded: dict[int, int],

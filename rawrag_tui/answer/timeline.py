@@ -86,36 +86,45 @@ class Timeline:
 
 
 def asks_about_earlier(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
-    """Whether ``question`` names a state earlier than the latest message of one of
-    ``subjects`` (each in time order), where the latest statement is the wrong
-    answer (answer/checks), in any language:
+    """Whether ``question`` says it asks about a state earlier than the latest message
+    of one of ``subjects`` (each in time order), where the latest statement is the
+    wrong answer (answer/checks):
 
-    - it names what only the latest message says ("Where did Ines live before
-      Braga?"): a capitalised name (answer/unknown.py) the latest message
-      holds and no earlier one of its subject does;
-    - it writes a year, in digits, earlier than the latest message's;
     - its language's module (``rawrag_tui/lang``) recognises it ("before
-      she moved", "之前", "前に").
+      she moved", "之前", "前に", "früher");
+    - it writes a year, in digits, earlier than the latest message's.
     """
     if lang.asks_about_earlier(question):  # the question's language module knows its words for it
         return True
+    years = [int(y) for y in _YEAR.findall(question)]
+    stamps = [s[-1].timestamp[:4] for s in subjects if s[-1].timestamp and s[-1].timestamp[:4].isdigit()]
+    return bool(years and stamps) and min(years) < max(int(y) for y in stamps)
+
+
+def names_the_latest(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
+    """Whether ``question`` names what only the latest message of one of ``subjects``
+    says ("Where did Ines live before Braga?"): a capitalised name (answer/unknown.py)
+    the latest message holds and no earlier one of its subject does. Then it asks
+    about the past, but it is no sign of an earlier state for the checks: "When is
+    Sam running the Dublin Marathon?" names Dublin, which only the latest plan says
+    (measured: the stated-date check then gave the first plan's date)."""
     names = [n.casefold() for n in named(question)]
     for subject in subjects:
         *earlier, latest = subject
         said_before = " ".join(m.text for m in earlier).casefold()
         if any(n in latest.text.casefold() and n not in said_before for n in names):
             return True
-    years = [int(y) for y in _YEAR.findall(question)]
-    stamps = [s[-1].timestamp[:4] for s in subjects if s[-1].timestamp and s[-1].timestamp[:4].isdigit()]
-    return bool(years and stamps) and min(years) < max(int(y) for y in stamps)
+    return False
 
 
 def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
     """Whether ``question`` asks about the past, where every version of a fact
-    counts: an earlier state (:func:`asks_about_earlier`), or what happened,
-    where its language's module recognises that (the English simple past,
-    "When did Caroline go ...")."""
-    return lang.asks_about_past(question) or asks_about_earlier(question, subjects)
+    counts: an earlier state (:func:`asks_about_earlier`), a name only the
+    latest message says (:func:`names_the_latest`), or what happened, where its
+    language's module recognises that (the English simple past, "When did
+    Caroline go ...")."""
+    return (lang.asks_about_past(question) or asks_about_earlier(question, subjects)
+            or names_the_latest(question, subjects))
 
 
 def _candidates(anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
@@ -175,7 +184,7 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         subjects.setdefault(root(mid), []).append(m)
     ordered = [sorted(group, key=lambda m: m.seq) for group in subjects.values() if len(group) > 1]
     timeline.earlier = asks_about_earlier(question, ordered)
-    timeline.past = timeline.earlier or lang.asks_about_past(question)
+    timeline.past = timeline.earlier or lang.asks_about_past(question) or names_the_latest(question, ordered)
     if not timeline.past:
         timeline.latest = {group[-1].message_id for group in ordered}
         timeline.superseded = {m.message_id: group[-1].message_id for group in ordered for m in group[:-1]}
