@@ -94,7 +94,9 @@ def test_a_question_about_an_earlier_state_is_read_again_without_the_repeated_la
 def test_a_read_again_that_repeats_or_abstains_stays_not_in_your_history():
     question = "Where did Amir live before he moved to Glasgow?"
     result = SearchResult(question, "hybrid", [Hit(1, 1, "Amir & Jess", 1, "", messages=AMIR)], {"total": 0.0})
-    for second in ("Amir", NOT_IN_HISTORY):
+    # A name of the question, an abstention, a sentence of the question's own words.
+    for second in ("Amir", NOT_IN_HISTORY, "Amir lived before he moved to Glasgow."):
         answer = answer_question(question, result, lambda s=second: ByPrompt("Glasgow", s), prompt_style="plain")
         assert answer.answer == NOT_IN_HISTORY and answer.reader_said == "Glasgow"
-        assert answer.correction == 'the reader said "Glasgow", which only repeats the question'
+        assert answer.correction == ('the reader said "Glasgow", which only repeats the question; read again '
+                                     "without the 2 messages that say it, the reader found nothing else")

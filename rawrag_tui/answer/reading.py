@@ -56,6 +56,13 @@ def _stream(pieces: Iterable[str], filt: CitationFilter, on_token: TokenCallback
         yield tail
 
 
+def _says_more(question: str, first: str, second: str) -> bool:
+    """Whether the second reading holds a word that neither the question nor the
+    first answer does: else it only restates them ("Lena hat nach Hamburg gezogen,
+    bevor sie nach Hamburg gezogen ist.")."""
+    return bool(query_terms(second) - query_terms(question) - query_terms(CITATION.sub("", first)))
+
+
 def _read_without(question: str, said: str, packed: PackedEvidence, views: EvidenceViews, model: Reader,
                   build_prompt_for: Callable[[str], str], answer_tokens: int) -> tuple[str, list[int], int] | None:
     """The reader's answer to ``question`` from ``packed``'s messages less those
@@ -199,13 +206,16 @@ def answer_question(
         if again is not None:
             second, cited, left_out = again
             plain = CITATION.sub("", second)
-            if plain.strip() and not is_abstention(second) and not repeats_question.repeats_question(question, plain):
+            if _says_more(question, reader_said, plain) and not is_abstention(second):
                 then = first_correction(question, second, plain, packed.messages, views, checks, date, earlier)
                 answer = then.correction.text if then else second
                 filt.cited = ([then.correction.message] if then.correction.message else []) if then else cited
                 correction += (f"; read again without the {left_out} message{'s' if left_out != 1 else ''} "
                                f'that say it, the reader said "{plain.strip()}"' + (f"; {then.why}" if then else ""))
                 corrected = then
+            else:
+                correction += (f"; read again without the {left_out} message{'s' if left_out != 1 else ''} "
+                               "that say it, the reader found nothing else")
     how = "stated" if corrected else "cited"
     citations = [Citation.of(n, packed.messages[n - 1], how) for n in filt.cited]
     unsupported = False
