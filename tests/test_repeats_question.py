@@ -72,31 +72,13 @@ AMIR = [EvidenceMessage(i, f"m{i}", 1, "Amir & Jess", i, ts, who, "user", text) 
 ]]
 
 
-def test_a_question_about_an_earlier_state_is_read_again_without_the_repeated_later_state():
+def test_the_later_state_a_question_about_an_earlier_one_names_is_not_in_your_history_read_once():
+    # A second reading without the messages that say "Glasgow" was built and
+    # measured (docs/answers.md): it found the earlier state in none of the
+    # changed-facts sets' cases, so the reader reads once.
     question = "Where did Amir live before he moved to Glasgow?"
     result = SearchResult(question, "hybrid", [Hit(1, 1, "Amir & Jess", 1, "", messages=AMIR)], {"total": 0.0})
     reader = ByPrompt("Glasgow", "Bristol")
     answer = answer_question(question, result, lambda: reader, prompt_style="plain")
-    assert answer.answer == "Bristol" and answer.reader_said == "Glasgow"
-    assert answer.correction == ('the reader said "Glasgow", which only repeats the question; read again without '
-                                 'the 2 messages that say it, the reader said "Bristol"')
-    assert len(reader.prompts) == 2 and "Glasgow" not in reader.prompts[1].split("Question:")[0]
-    assert [c.external_id for c in answer.citations] == ["m1"]  # matched by its words, numbered as shown
-    assert "read_again" in answer.timings
-    # A question about now that repeats itself is not read again.
-    now = "Who moved to Glasgow?"
-    reader = ByPrompt("Glasgow", "Bristol")
-    kept = answer_question(now, SearchResult(now, "hybrid", result.hits, {"total": 0.0}), lambda: reader,
-                           prompt_style="plain")
-    assert kept.answer == NOT_IN_HISTORY and len(reader.prompts) == 1
-
-
-def test_a_read_again_that_repeats_or_abstains_stays_not_in_your_history():
-    question = "Where did Amir live before he moved to Glasgow?"
-    result = SearchResult(question, "hybrid", [Hit(1, 1, "Amir & Jess", 1, "", messages=AMIR)], {"total": 0.0})
-    # A name of the question, an abstention, a sentence of the question's own words.
-    for second in ("Amir", NOT_IN_HISTORY, "Amir lived before he moved to Glasgow."):
-        answer = answer_question(question, result, lambda s=second: ByPrompt("Glasgow", s), prompt_style="plain")
-        assert answer.answer == NOT_IN_HISTORY and answer.reader_said == "Glasgow"
-        assert answer.correction == ('the reader said "Glasgow", which only repeats the question; read again '
-                                     "without the 2 messages that say it, the reader found nothing else")
+    assert answer.answer == NOT_IN_HISTORY and answer.reader_said == "Glasgow" and len(reader.prompts) == 1
+    assert answer.correction == 'the reader said "Glasgow", which only repeats the question'

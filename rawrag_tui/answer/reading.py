@@ -15,17 +15,17 @@ import datetime as dt
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from ..lang import asks_about_now, query_terms
+from ..lang import asks_about_now
 from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import SearchResult
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
-from .checks import first_correction, repeats_question
+from .checks import first_correction
 from .checks.support import match_sources
 from .citations import CITATION, CitationFilter, tidy
 from .evidence import EvidenceViews
 from .history import History
-from .packing import PackedEvidence, pack_evidence, render
+from .packing import PackedEvidence, pack_evidence
 from .prompts import NOT_MENTIONED, NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
 from .timeline import asks_about_earlier
@@ -54,33 +54,6 @@ def _stream(pieces: Iterable[str], filt: CitationFilter, on_token: TokenCallback
         if on_token:
             on_token(tail)
         yield tail
-
-
-def _says_more(question: str, first: str, second: str) -> bool:
-    """Whether the second reading holds a word that neither the question nor the
-    first answer does: else it only restates them ("Lena hat nach Hamburg gezogen,
-    bevor sie nach Hamburg gezogen ist.")."""
-    return bool(query_terms(second) - query_terms(question) - query_terms(CITATION.sub("", first)))
-
-
-def _read_without(question: str, said: str, packed: PackedEvidence, views: EvidenceViews, model: Reader,
-                  build_prompt_for: Callable[[str], str], answer_tokens: int) -> tuple[str, list[int], int] | None:
-    """The reader's answer to ``question`` from ``packed``'s messages less those
-    holding every word of ``said`` (what it answered first), with its
-    citations numbered as in ``packed`` and how many messages were left out;
-    None when no message, or every one, holds them."""
-    words = query_terms(said)
-    if not words:
-        return None
-    keep = [m for m in packed.messages if not words <= views(m).stems]
-    if not keep or len(keep) == len(packed.messages):
-        return None
-    text, numbered = render(keep, {m.message_id: views(m).body for m in keep}, packed.latest)
-    filt = CitationFilter(len(numbered))
-    second = tidy("".join(_stream(model.answer(build_prompt_for(text), max_tokens=answer_tokens),
-                                  filt, None, {"start": time.perf_counter()})))
-    cited = [packed.messages.index(numbered[n - 1]) + 1 for n in filt.cited]
-    return second, cited, len(packed.messages) - len(keep)
 
 
 def read_by(model: Reader) -> dict[str, str]:
@@ -193,29 +166,6 @@ def answer_question(
     if corrected is not None:
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message] if corrected.correction.message else []
-    if corrected is not None and corrected.check == repeats_question.NAME and earlier:
-        # "Where did Amir live before he moved to Glasgow?" -> "Glasgow": the
-        # reader gave the later state the question itself names. Read once more
-        # without the messages that say it; what is left holds the earlier one.
-        started = time.perf_counter()
-        again = _read_without(question, CITATION.sub("", reader_said), packed, views, model,
-                              build_prompt_for=lambda evidence: build_prompt(question, evidence, date, prompt_style,
-                                                                             say_date),
-                              answer_tokens=answer_tokens)
-        timings["read_again"] = time.perf_counter() - started
-        if again is not None:
-            second, cited, left_out = again
-            plain = CITATION.sub("", second)
-            if _says_more(question, reader_said, plain) and not is_abstention(second):
-                then = first_correction(question, second, plain, packed.messages, views, checks, date, earlier)
-                answer = then.correction.text if then else second
-                filt.cited = ([then.correction.message] if then.correction.message else []) if then else cited
-                correction += (f"; read again without the {left_out} message{'s' if left_out != 1 else ''} "
-                               f'that say it, the reader said "{plain.strip()}"' + (f"; {then.why}" if then else ""))
-                corrected = then
-            else:
-                correction += (f"; read again without the {left_out} message{'s' if left_out != 1 else ''} "
-                               "that say it, the reader found nothing else")
     how = "stated" if corrected else "cited"
     citations = [Citation.of(n, packed.messages[n - 1], how) for n in filt.cited]
     unsupported = False
