@@ -174,16 +174,23 @@ def test_todays_date_with_no_stated_date_to_give_instead_is_not_in_your_history(
     # The reader wrote the send date of a message sent the day the question is
     # asked (a Spanish question: no language module says it asks "when", and
     # no message shares its subject word).
-    party = [msg(1, "La fiesta de la casa nueva es el 28 de junio, ¡venid todos!", "2025-06-01T19:55:00", "Lena"),
-             msg(2, "Ya estoy otra vez en Hamburgo.", "2025-07-15T22:05:00", "Jonas")]
-    question = "¿Cuándo fue la inauguración de Lena?"
-    answer = answer_question(question, result_of(question, party), lambda: OneAnswer("15 July 2025"),
-                             prompt_style="plain", date="2025-07-15")
+    def answer_to(question, first, second):
+        party = [msg(1, first, "2025-06-01T19:55:00", "Lena"), msg(2, second, "2025-07-15T22:05:00", "Jonas")]
+        return answer_question(question, result_of(question, party), lambda: OneAnswer("15 July 2025"),
+                               prompt_style="plain", date="2025-07-15")
+
+    answer = answer_to("¿Cuándo fue la inauguración de Lena?",
+                       "La fiesta de la casa nueva es el 28 de junio, ¡venid todos!", "Ya estoy otra vez en Hamburgo.")
     assert answer.answer == "Not in your history." and answer.reader_said == "15 July 2025"
     assert "the day the question is asked" in answer.correction and not answer.citations
+    # German has a module: its "wann" and "28. Juni" give the date the message states instead.
+    answer = answer_to("Wann ist Lenas Einweihung?", "Die Einweihung ist jetzt am 28. Juni, kommt alle!",
+                       "Ich bin wieder in Hamburg.")
+    assert answer.answer == "28. Juni 2025" and answer.reader_said == "15 July 2025"
     # Asked about now, today's date may be the answer: left alone.
     about_now = "How long ago did Lena move to Hamburg?"
     assert lang.asks_about_now(about_now)
+    party = [msg(1, "Die Einweihung ist am 28. Juni", "2025-06-01T19:55:00", "Lena")]
     assert stated(about_now, "15 July 2025", party, EvidenceViews(), dt.date(2025, 7, 15)) is None
 
 
@@ -200,15 +207,6 @@ def test_german_dates_and_questions_have_their_module():
     assert not lang.asks_about_now("Wo wohnt Lena?")
     # Function words name no subject; the nouns and the verb do.
     assert lang.query_terms("In welcher Stadt wohnt Lena jetzt?") == {"stadt", "wohnt", "lena"}
-
-
-def test_a_german_when_answer_no_message_states_gets_the_stated_date():
-    party = [msg(1, "Die Einweihung ist jetzt am 28. Juni, kommt alle!", "2025-06-01T19:55:00", "Lena"),
-             msg(2, "Ich bin wieder in Hamburg.", "2025-07-15T22:05:00", "Jonas")]
-    question = "Wann ist Lenas Einweihung?"
-    answer = answer_question(question, result_of(question, party), lambda: OneAnswer("15 July 2025"),
-                             prompt_style="plain", date="2025-07-15")
-    assert answer.answer == "28. Juni 2025" and answer.reader_said == "15 July 2025"
 
 
 def test_the_demos_a_line_holds_the_final_answer_and_the_note_follows(capsys):

@@ -102,28 +102,44 @@ class Language:
         """(position, date) of each date ``body`` states in this language's own words."""
         return []
 
+    # What a question asks, told by a module's patterns (None: never).
+    #: A question asking when.
+    when_pattern: re.Pattern[str] | None = None
+    #: A question about now, or about a time counted from now.
+    now_pattern: re.Pattern[str] | None = None
+    #: A question that names a state earlier than the latest ("before she moved", "之前").
+    earlier_pattern: re.Pattern[str] | None = None
+    #: A question about what happened, beside the earlier states (the English simple past).
+    past_pattern: re.Pattern[str] | None = None
+    #: An amount of money in this language's words ("40 pounds").
+    money_pattern: re.Pattern[str] | None = None
+
+    @staticmethod
+    def _says(pattern: re.Pattern[str] | None, question: str) -> bool:
+        return bool(pattern and pattern.search(question))
+
     def asks_when(self, question: str) -> bool:
         """Whether ``question`` asks for a date."""
-        return False
+        return self._says(self.when_pattern, question)
 
     def asks_about_now(self, question: str) -> bool:
         """Whether ``question`` needs today's date to be answered ("how long ago", "this week")."""
-        return False
+        return self._says(self.now_pattern, question)
 
     def asks_about_past(self, question: str) -> bool:
         """Whether ``question`` asks about an earlier state ("before she moved", "at first"),
         or about what happened (the simple past, where the language marks it): then every
         version of a fact is shown and none is marked latest (answer/timeline.py)."""
-        return False
+        return self.asks_about_earlier(question) or self._says(self.past_pattern, question)
 
     def asks_about_earlier(self, question: str) -> bool:
         """Whether ``question`` names a state earlier than the latest ("before she moved",
         "originally"): then the latest statement is the wrong answer (answer/checks)."""
-        return False
+        return self._says(self.earlier_pattern, question)
 
     def money(self) -> list[re.Pattern[str]]:
         """Patterns for an amount of money written in this language's words ("40 pounds")."""
-        return []
+        return [self.money_pattern] if self.money_pattern else []
 
 
 def iso_dates(body: str) -> list[tuple[int, str]]:

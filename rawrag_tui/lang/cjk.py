@@ -1,8 +1,8 @@
 """What Chinese and Japanese share: dates written with 年/月/日, words as CJK bigrams.
 
-A CJK language module gives its three patterns (a stated date, a "when"
-question, a question about now) and its question words; :class:`CjkLanguage`
-does the rest the same way for both.
+A CJK language module gives its patterns (a stated date, a "when" question,
+a question about now, one about an earlier state) and its question words;
+:class:`CjkLanguage` does the rest the same way for both.
 """
 
 from __future__ import annotations
@@ -44,24 +44,6 @@ class CjkLanguage(Language):
 
     #: A stated date, with the named groups ``y`` (optional), ``m`` and ``d``.
     date_pattern: re.Pattern[str]
-    #: A question asking when.
-    when_pattern: re.Pattern[str]
-    #: A question about now, or about a time counted from now.
-    now_pattern: re.Pattern[str]
-    #: A question about an earlier state ("之前", "前に").
-    past_pattern: re.Pattern[str]
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return cjk_dates(self.date_pattern, body, sent)
-
-    def asks_when(self, question: str) -> bool:
-        return bool(self.when_pattern.search(question))
-
-    def asks_about_now(self, question: str) -> bool:
-        return bool(self.now_pattern.search(question))
-
-    def asks_about_past(self, question: str) -> bool:
-        return bool(self.past_pattern.search(question))
-
-    def asks_about_earlier(self, question: str) -> bool:
-        return self.asks_about_past(question)  # its words all name an earlier state

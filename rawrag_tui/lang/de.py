@@ -90,6 +90,7 @@ class German(Language):
     stopwords = STOPWORDS
     when_words = _words("wann datum tag uhr")
     value_words = _words("was welche welcher welches wie viel viele nummer zeit uhrzeit")
+    when_pattern, now_pattern, earlier_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _MONEY
 
     def parts(self, word: str) -> frozenset[str]:
         """German writes compounds as one word: "Einweihungsparty" is a "Party",
@@ -103,21 +104,6 @@ class German(Language):
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return stated_dates(body, sent)
-
-    def asks_when(self, question: str) -> bool:
-        return bool(_WHEN.search(question))
-
-    def asks_about_now(self, question: str) -> bool:
-        return bool(_NOW.search(question))
-
-    def asks_about_past(self, question: str) -> bool:
-        return self.asks_about_earlier(question)
-
-    def asks_about_earlier(self, question: str) -> bool:
-        return bool(_EARLIER.search(question))
-
-    def money(self) -> list[re.Pattern[str]]:
-        return [_MONEY]
 
 
 LANGUAGE = German()

@@ -240,6 +240,7 @@ class English(Language):
     stopwords = STOPWORDS
     when_words = _stems("when date day happen happened happening take place")
     value_words = _stems("what which how much many number time")
+    when_pattern, now_pattern, earlier_pattern, past_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _PAST, _MONEY
 
     def stem(self, word: str) -> str:
         return stem(word)
@@ -249,21 +250,6 @@ class English(Language):
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return stated_dates(body, sent)
-
-    def asks_when(self, question: str) -> bool:
-        return bool(_WHEN.search(question))
-
-    def asks_about_now(self, question: str) -> bool:
-        return bool(_NOW.search(question))
-
-    def asks_about_past(self, question: str) -> bool:
-        return bool(_PAST.search(question))
-
-    def asks_about_earlier(self, question: str) -> bool:
-        return bool(_EARLIER.search(question))
-
-    def money(self) -> list[re.Pattern[str]]:
-        return [_MONEY]
 
 
 LANGUAGE = English()

@@ -26,7 +26,7 @@ class Japanese(CjkLanguage):
     when_words = grams("いつ", "何日", "日にち", "日付", "時間")
     value_words = grams("何時", "いくら", "番号", "何")
 
-    date_pattern, when_pattern, now_pattern, past_pattern = _DATE, _WHEN, _NOW, _PAST
+    date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
 
 
 LANGUAGE = Japanese()

@@ -26,7 +26,7 @@ class Chinese(CjkLanguage):
     when_words = grams("什么时候", "哪天", "哪一天", "几号", "日期", "时间")
     value_words = grams("什么", "多少", "几点", "号码")
 
-    date_pattern, when_pattern, now_pattern, past_pattern = _DATE, _WHEN, _NOW, _PAST
+    date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
 
 
 LANGUAGE = Chinese()
