@@ -49,6 +49,17 @@ def year_near(day: int, month: int, sent: dt.date) -> dt.date | None:
     return best
 
 
+def stated_day(day: int, month: int, year: int | str | None, sent: dt.date | None) -> dt.date | None:
+    """The date a message states as ``day`` ``month`` (``year`` when it writes one, else
+    the year that puts it nearest ``sent``); None when it is no date or nothing dates it."""
+    if year:
+        try:
+            return dt.date(int(year), month, day)
+        except ValueError:
+            return None
+    return year_near(day, month, sent) if sent is not None else None
+
+
 class Language:
     """Language-neutral defaults; a language module overrides what it knows."""
 

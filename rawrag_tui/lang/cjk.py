@@ -10,28 +10,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import Language, cjk_grams, year_near
+from .base import Language, cjk_grams, stated_day
 
 
 def cjk_dates(pattern: re.Pattern[str], body: str, sent: dt.date | None) -> list[tuple[int, str]]:
     """(position, date) for each match of a 年/月/日 ``pattern``, written back the same way, with its year."""
     found = []
     for m in pattern.finditer(body):
-        month, day = int(m["m"]), int(m["d"])
-        if m["y"]:
-            year = int(m["y"])
-        elif sent is not None:
-            near = year_near(day, month, sent)
-            if near is None:
-                continue
-            year = near.year
-        else:
-            continue
-        try:
-            dt.date(year, month, day)
-        except ValueError:
-            continue
-        found.append((m.start(), f"{year}年{month}月{day}日"))
+        day = stated_day(int(m["d"]), int(m["m"]), m["y"], sent)
+        if day is not None:
+            found.append((m.start(), f"{day.year}年{day.month}月{day.day}日"))
     return found
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import Language, year_near
+from .base import Language, stated_day
 from .latin import SIGNALS
 
 #: Function words no layer takes for a question's subject (the module's detection words among them).
@@ -65,19 +65,9 @@ def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
             day_n, month_n, year = int(m["nd"]), int(m["nm"]), m["ny"]
         else:
             day_n, month_n, year = int(m["d"]), _month_number(m["m"]), m["y"]
-        if year:
-            try:
-                day = dt.date(int(year), month_n, day_n)
-            except ValueError:
-                continue
-        elif sent is not None:
-            near = year_near(day_n, month_n, sent)
-            if near is None:
-                continue
-            day = near
-        else:
-            continue
-        found.append((m.start(), german_date(day)))
+        day = stated_day(day_n, month_n, year, sent)
+        if day is not None:
+            found.append((m.start(), german_date(day)))
     return found
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import Language, long_date, year_near
+from .base import Language, long_date, stated_day
 
 #: Function words no layer takes for a question's subject: highlighting,
 #: evidence selection and the answer checks leave them out of a question.
@@ -201,18 +201,8 @@ def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         if any(start <= m.start() < start + len(what) + 2 for start, what in found):
             continue  # inside an annotation already taken whole
         d, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
-        number = _month_number(month)
-        if year:
-            try:
-                day = dt.date(int(year), number, int(d))
-            except ValueError:
-                continue
-        elif sent is not None:
-            near = year_near(int(d), number, sent)
-            if near is None:
-                continue
-            day = near
-        else:
+        day = stated_day(int(d), _month_number(month), year, sent)
+        if day is None:
             continue
         # The weekday a person wrote is not repeated: it can disagree with the
         # calendar ("Saturday 3 May" in 2026, a Sunday), and the day is what counts.
