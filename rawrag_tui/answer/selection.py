@@ -8,6 +8,8 @@ the evidence:
 - **anchors**: messages sharing a content word with the question (speaker
   names do not count: they match every line a person wrote), taken in the
   rank order of their best window, most matching first within a window;
+  those of the people the question names (their conversations, their name)
+  before the others;
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
@@ -22,8 +24,9 @@ the evidence:
   the default); a question about the past (answer/timeline.py) reads every
   version, in time order. Nothing here reads a word of any language for this.
 
-Without any anchor (a question sharing no word with its evidence), the
-windows are packed whole, in rank order, as before.
+Without any anchor (a question sharing no word with its evidence), or
+without one of the people it names, the windows are packed whole, in rank
+order, as before.
 """
 
 from __future__ import annotations
