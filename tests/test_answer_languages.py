@@ -200,6 +200,7 @@ def test_german_dates_and_questions_have_their_module():
         "28. Juni 2025"]
     assert lang.dates_in("Der Termin ist am 03.05.2026 um 14 Uhr", "2026-01-01T10:00:00") == ["3. Mai 2026"]
     assert lang.dates_in("Die Version 3.5 ist da, mit 2.5 Liter", "2026-01-01T10:00:00") == []  # no date
+    assert lang.dates_in("Die Hochzeit ist am 28. Juni 2027.", "2026-01-01T10:00:00") == ["28. Juni 2027"]
     assert lang.asks_when("Wann war Lenas Einweihungsparty?")
     assert lang.asks_when("Für welchen Tag hatte Lena ihre Einweihungsparty ursprünglich geplant?")
     assert not lang.asks_when("Wo wohnt Lena?")

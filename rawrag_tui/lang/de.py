@@ -32,7 +32,7 @@ _MONTH_NAMES = tuple(m.capitalize() for m in _MONTHS)
 _DATE = re.compile(
     r"\b(?:(?P<d>\d{1,2})\.\s*(?P<m>jan(?:uar)?|jän(?:ner)?|feb(?:ruar)?|mär(?:z)?|apr(?:il)?|mai|juni?|juli?|"
     r"aug(?:ust)?|sep(?:t(?:ember)?)?|okt(?:ober)?|nov(?:ember)?|dez(?:ember)?)\.?(?:\s+(?P<y>\d{4}))?"
-    r"|(?P<nd>\d{1,2})\.(?P<nm>\d{1,2})\.(?P<ny>\d{4}))(?![\w.])",
+    r"|(?P<nd>\d{1,2})\.(?P<nm>\d{1,2})\.(?P<ny>\d{4}))(?!\w|\.\d)",
     re.IGNORECASE,
 )
 _WHEN = re.compile(r"\bwann\b|\ban welchem (?:tag|datum|wochenende)\b|\bfür welchen tag\b|\bwelches datum\b|"
