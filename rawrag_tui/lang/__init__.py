@@ -65,13 +65,13 @@ def detect(text: str) -> str:
         if not latin or len(latin) * 2 < len(words):
             return "und" if words else "en"
     english = sum(w in en.SIGNALS for w in latin)
-    other, code = max((sum(w in signals for w in latin), code) for code, signals in latin_signals.SIGNALS.items())
-    if other <= english:
+    counts = {code: sum(w in signals for w in latin) for code, signals in latin_signals.SIGNALS.items()}
+    likeliest = max(counts, key=counts.__getitem__)
+    if counts[likeliest] <= english:
         return "en"
-    # The likeliest other language, where it has a module; else undetermined.
-    return code if code in REGISTRY and other > max(
-        (sum(w in signals for w in latin) for c, signals in latin_signals.SIGNALS.items() if c != code),
-        default=0) else "und"
+    # The likeliest other language, where it has a module and no other ties with it; else undetermined.
+    tied = any(n == counts[likeliest] for code, n in counts.items() if code != likeliest)
+    return likeliest if likeliest in REGISTRY and not tied else "und"
 
 
 def get(code: str) -> Language:
