@@ -40,8 +40,6 @@ class Corrected:
 
     correction: Correction
     why: str
-    #: The check's name (``[answer] checks``).
-    check: str = ""
 
 
 def first_correction(question: str, answer: str, said: str, messages: Sequence[EvidenceMessage],
@@ -59,5 +57,5 @@ def first_correction(question: str, answer: str, said: str, messages: Sequence[E
         each = BY_NAME[name]
         correction = each.check(question, said, messages, views, today, earlier)
         if correction is not None:
-            return Corrected(correction, each.explain(said.strip(), correction), name)
+            return Corrected(correction, each.explain(said.strip(), correction))
     return None
