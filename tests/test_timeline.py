@@ -1,7 +1,8 @@
 """Later messages on the evidence's subject, found by meaning with the bundled
 embedder (no word lists), in English and Chinese; the latest marked unless
-the question asks about the past; names no message holds answered "not in
-your history" before any reader is loaded."""
+the question asks about the past; statements that share no word with the
+question found among the windows by meaning; names no message holds
+answered "not in your history" before any reader is loaded."""
 
 from __future__ import annotations
 
@@ -103,6 +104,30 @@ def test_a_question_about_now_reads_the_latest_statement_without_the_one_it_repl
     past = select_evidence(hits, "Which Porto flat was Ines in, in 2024?", 500, lambda t: len(t.split()),
                            history=history)
     assert "lease on a flat in Porto" in past.text and not past.superseded and LATEST_MARK not in past.text
+
+
+PRIYA = [
+    msg(1, "Good job on the 10k, you were flying!", "2025-05-01T10:00:00", "Priya"),
+    msg(2, "Thanks! My legs are still sore.", "2025-05-01T10:01:00", "Daniel"),
+    msg(3, "Did you see the match on Saturday?", "2025-05-01T10:02:00", "Priya"),
+    msg(4, "Only the second half, it was raining.", "2025-05-01T10:03:00", "Daniel"),
+    msg(5, "Pizza or curry tonight?", "2025-05-01T10:04:00", "Priya"),
+    msg(6, "Curry, obviously.", "2025-05-01T10:05:00", "Daniel"),
+    msg(7, "First week as a UX designer at Monzo done! Everyone wears hoodies.", "2025-09-14T18:20:00", "Priya"),
+    msg(8, "Hoodies at work, living the dream.", "2025-09-14T18:21:00", "Daniel"),
+]
+
+
+def test_a_statement_sharing_no_word_with_the_question_is_found_by_meaning(embedder):
+    # "job" is the only word the question shares, with the wrong message; the
+    # statement that answers it is found by the embedder among the window's.
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=PRIYA)]
+    budget = 60  # words: two anchors, one with its neighbour, not the whole window
+    words_only = select_evidence(hits, "What is Priya's job?", budget, lambda t: len(t.split()))
+    assert "Monzo" not in words_only.text
+    history = ListHistory(embedder, PRIYA)
+    packed = select_evidence(hits, "What is Priya's job?", budget, lambda t: len(t.split()), history=history)
+    assert "UX designer at Monzo" in packed.text and "Pizza or curry" not in packed.text
 
 
 def test_without_a_history_nothing_is_added_or_marked():

@@ -7,9 +7,14 @@ the evidence:
 
 - **anchors**: messages sharing a content word with the question (speaker
   names do not count: they match every line a person wrote), taken in the
-  rank order of their best window, most matching first within a window;
+  rank order of their best window, most matching first within a window,
+  fused (reciprocal rank) with the :data:`MEANING_ANCHORS` messages closest
+  to the question in meaning (the home's embedder, answer/history.py): a
+  statement often shares no word with the question that asks for it ("What
+  is Priya's job?" - "First week as a UX designer at Monzo done!"), and
+  then only its meaning finds it among the windows' hundred-odd messages;
   those of the people the question names (their conversations, their name)
-  before the others;
+  come before the others;
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
@@ -24,14 +29,16 @@ the evidence:
   the default); a question about the past (answer/timeline.py) reads every
   version, in time order. Nothing here reads a word of any language for this.
 
-Without any anchor (a question sharing no word with its evidence), or
-without one of the people it names, the windows are packed whole, in rank
-order, as before.
+Without any anchor (no history to find them by meaning and no word shared
+with the question), or without one of the people it names, the windows are
+packed whole, in rank order, as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+
+import numpy as np
 
 from ..lang import query_terms
 from ..search.types import EvidenceMessage, Hit
@@ -42,6 +49,13 @@ from .timeline import Timeline, follow_subjects
 
 #: Messages either side of an anchor that come along with it.
 NEIGHBOURS = 1
+#: The kept windows' messages closest in meaning to the question that become
+#: anchors beside the word anchors (measured against 5 and 20, and against
+#: appending them after the word anchors: docs/answers.md).
+MEANING_ANCHORS = 10
+#: The constant of the reciprocal-rank fusion of word and meaning anchors:
+#: small, so the first few of each list lead.
+FUSION_K = 5
 
 
 def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
@@ -65,6 +79,8 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     matches = {mid: len(terms & views(m).stems) for mid, m in messages.items()}
     anchors = sorted((m for m in messages.values() if matches[m.message_id]),
                      key=lambda m: (best_rank[m.message_id], -matches[m.message_id], m.seq))
+    if history is not None:
+        anchors = _fused_with_meaning(anchors, question, list(messages.values()), history)
     anchors, theirs = _theirs_first(anchors, question, messages.values(), views)
     if not anchors or theirs is False:
         # No word anchor (or none of the people the question names): the
@@ -142,6 +158,25 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                           cut_messages=max(len(messages) - len(chosen), 0), latest=latest,
                           earlier=timeline.earlier,
                           superseded={m: n for m, n in dropped.items() if n in chosen and m not in chosen})
+
+
+def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: list[EvidenceMessage],
+                        history: History) -> list[EvidenceMessage]:
+    """The word ``anchors`` and the :data:`MEANING_ANCHORS` messages of ``pool``
+    closest to ``question`` by the home's embedder, in one order: each message
+    scores 1/(:data:`FUSION_K` + its place) in each list it is in. No word of
+    any language is read for the second list."""
+    if not pool:
+        return anchors
+    closeness = history.embed(pool) @ history.embed_question(question)
+    closest = [pool[i] for i in np.argsort(-closeness, kind="stable")[:MEANING_ANCHORS]]
+    score: dict[int, float] = {}
+    by_id: dict[int, EvidenceMessage] = {}
+    for ranked in (anchors, closest):
+        for place, m in enumerate(ranked):
+            score[m.message_id] = score.get(m.message_id, 0.0) + 1.0 / (FUSION_K + place)
+            by_id[m.message_id] = m
+    return sorted(by_id.values(), key=lambda m: -score[m.message_id])
 
 
 def _theirs_first(anchors: list[EvidenceMessage], question: str, messages: Iterable[EvidenceMessage],
