@@ -36,6 +36,19 @@ def test_dates_are_read_in_every_common_form_with_the_year_of_the_message():
     assert dates_in("no date here, just 3 dogs", sent) == []
 
 
+def test_a_weekday_the_coming_year_agrees_with_names_that_year_in_every_language():
+    sent = "2025-04-06T20:15:00Z"  # 15 November 2024 is a Friday, 15 November 2025 a Saturday
+    assert dates_in("save the date: my 40th, Saturday 15 November, bowling", sent) == ["15 November 2025"]
+    assert dates_in("save the date: my 40th, 15 November, bowling", sent) == ["15 November 2024"]  # the nearer
+    assert dates_in("Die Party ist am Samstag, den 15. November", sent) == ["15. November 2025"]
+    assert dates_in("我的生日派对定在11月15日（星期六）", sent) == ["2025年11月15日"]
+    assert dates_in("誕生日会は11月15日(土)です", sent) == ["2025年11月15日"]
+    assert dates_in("3月21日日本に帰ります", sent) == ["2025年3月21日"]  # 日本 names no Sunday
+    # A weekday only a past year agrees with is the writer's slip: the nearest date stays
+    # ("Saturday 3 May", sent in April 2026, is 2026's Sunday, not 2025's Saturday).
+    assert dates_in("move it to Saturday 3 May?", "2026-04-08T07:30:00Z") == ["3 May 2026"]
+
+
 def test_only_when_questions_are_touched():
     assert asks_when(QUESTION) and asks_when("What date is the party?") and asks_when("On what day did it rain?")
     assert not asks_when("Where does Jordan live now?") and not asks_when("What is the dog called?")

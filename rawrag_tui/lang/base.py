@@ -36,28 +36,43 @@ def cjk_grams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-def year_near(day: int, month: int, sent: dt.date) -> dt.date | None:
-    """The day-month nearest to the date the message was sent (a plan or a memory, within the year around it)."""
-    best = None
+def year_near(day: int, month: int, sent: dt.date, weekday: int | None = None) -> dt.date | None:
+    """The day-month nearest to the date the message was sent (a plan or a memory, within the year around it).
+
+    A ``weekday`` written with it (0 is Monday) that the nearest date does not
+    fall on, but the same day-month within the coming year does, names that
+    coming one: a plan is written ahead ("save the date: Saturday 15
+    November", sent in April 2025, is 2025's Saturday, not 2024's nearer
+    Friday). A weekday that only a past year agrees with is taken for a slip
+    of the writer's, and the nearest date stays."""
+    candidates = []
     for year in (sent.year - 1, sent.year, sent.year + 1):
         try:
-            candidate = dt.date(year, month, day)
+            candidates.append(dt.date(year, month, day))
         except ValueError:
             continue
-        if best is None or abs((candidate - sent).days) < abs((best - sent).days):
-            best = candidate
+    if not candidates:
+        return None
+    best = min(candidates, key=lambda c: abs((c - sent).days))
+    if weekday is not None and best.weekday() != weekday:
+        ahead = [c for c in candidates if c.weekday() == weekday and sent <= c <= sent + dt.timedelta(days=366)]
+        if ahead:
+            return ahead[0]
     return best
 
 
-def stated_day(day: int, month: int, year: int | str | None, sent: dt.date | None) -> dt.date | None:
+def stated_day(day: int, month: int, year: int | str | None, sent: dt.date | None,
+               weekday: int | None = None) -> dt.date | None:
     """The date a message states as ``day`` ``month`` (``year`` when it writes one, else
-    the year that puts it nearest ``sent``); None when it is no date or nothing dates it."""
+    the year that puts it nearest ``sent``, :func:`year_near`, which ``weekday``, when
+    the message writes one, can move to the coming year); None when it is no date or
+    nothing dates it."""
     if year:
         try:
             return dt.date(int(year), month, day)
         except ValueError:
             return None
-    return year_near(day, month, sent) if sent is not None else None
+    return year_near(day, month, sent, weekday) if sent is not None else None
 
 
 class Language:

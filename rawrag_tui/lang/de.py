@@ -28,9 +28,12 @@ STOPWORDS = (SIGNALS["de"] - {"wohnt"}) | frozenset(
 _MONTHS = ("januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober",
            "november", "dezember")
 _MONTH_NAMES = tuple(m.capitalize() for m in _MONTHS)
+#: Weekday names, Monday first (Sonnabend is Saturday, as written in the north).
+_WEEKDAYS = ("montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag")
 #: "3. Mai", "Samstag, 3. Mai 2026", "3. Jan.", "28.06.2025" (a numeric date only with its year).
 _DATE = re.compile(
-    r"\b(?:(?P<d>\d{1,2})\.\s*(?P<m>jan(?:uar)?|jän(?:ner)?|feb(?:ruar)?|mär(?:z)?|apr(?:il)?|mai|juni?|juli?|"
+    r"\b(?:(?:(?P<wd>montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag),?\s+(?:den\s+)?)?"
+    r"(?P<d>\d{1,2})\.\s*(?P<m>jan(?:uar)?|jän(?:ner)?|feb(?:ruar)?|mär(?:z)?|apr(?:il)?|mai|juni?|juli?|"
     r"aug(?:ust)?|sep(?:t(?:ember)?)?|okt(?:ober)?|nov(?:ember)?|dez(?:ember)?)\.?(?:\s+(?P<y>\d{4}))?"
     r"|(?P<nd>\d{1,2})\.(?P<nm>\d{1,2})\.(?P<ny>\d{4}))(?!\w|\.\d)",
     re.IGNORECASE,
@@ -65,7 +68,8 @@ def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
             day_n, month_n, year = int(m["nd"]), int(m["nm"]), m["ny"]
         else:
             day_n, month_n, year = int(m["d"]), _month_number(m["m"]), m["y"]
-        day = stated_day(day_n, month_n, year, sent)
+        written = (m["wd"] or "").lower().replace("sonnabend", "samstag")
+        day = stated_day(day_n, month_n, year, sent, _WEEKDAYS.index(written) if written else None)
         if day is not None:
             found.append((m.start(), german_date(day)))
     return found

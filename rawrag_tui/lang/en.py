@@ -174,6 +174,8 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "october", "november", "december")
 _MONTH = r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" \
          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+#: What :data:`_WEEKDAY` captures of each weekday's name, Monday first.
+_WEEKDAY_STEMS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
 _WEEKDAY = r"(?:(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?)?"
 _ORD = r"(?:st|nd|rd|th)?"
 #: "Saturday 3 May", "3rd of May 2026", "May 3", "May 3rd, 2026".
@@ -201,7 +203,9 @@ def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         if any(start <= m.start() < start + len(what) + 2 for start, what in found):
             continue  # inside an annotation already taken whole
         d, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
-        day = stated_day(int(d), _month_number(month), year, sent)
+        written = m["wd"] or m["wd2"]
+        weekday = _WEEKDAY_STEMS.index(written.lower()) if written else None
+        day = stated_day(int(d), _month_number(month), year, sent, weekday)
         if day is None:
             continue
         # The weekday a person wrote is not repeated: it can disagree with the

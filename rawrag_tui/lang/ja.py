@@ -12,7 +12,8 @@ import re
 from .cjk import CjkLanguage, grams
 
 #: "3月21日", "2026年3月21日".
-_DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")
+_DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日"
+                   r"(?:\s*[（(]\s*(?P<wd>[月火水木金土日])(?:曜日?)?\s*[)）]|\s*(?P<wd2>[月火水木金土日])曜)?")
 _WHEN = re.compile(r"いつ|何日|何月何日|何曜日|日にち|日付")
 _NOW = re.compile(r"今日|今夜|昨日|明日|一昨日|[一二三四五六七八九十何\d]+(?:日|週間|か月|ヶ月|年)前|"
                   r"どのくらい|どれくらい|[先来今]週|[先来今]月|今年|去年|来年|最近")
@@ -27,6 +28,7 @@ class Japanese(CjkLanguage):
     value_words = grams("何時", "いくら", "番号", "何")
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
+    weekdays = "月火水木金土日"  # 月曜日 is Monday
 
 
 LANGUAGE = Japanese()

@@ -13,7 +13,8 @@ import re
 from .cjk import CjkLanguage, grams
 
 #: "3月21日", "3月21号", "2026年3月21日".
-_DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]")
+_DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"
+                   r"(?:\s*[（(]?\s*(?:星期|周|週|礼拜|禮拜)(?P<wd>[一二三四五六日天])\s*[)）]?)?")
 _WHEN = re.compile(r"什么时候|什麼時候|哪天|哪一天|几号|幾號|几月几|何时|何時|哪个日子|日期是")
 _NOW = re.compile(r"今天|今晚|昨天|明天|前天|后天|多久|多长时间|[一二两三四五六七八九十几\d]+(?:天|周|个月|年)前|"
                   r"[上下这本]周|[上下这本]个?月|今年|去年|明年|最近|现在几")
@@ -27,6 +28,7 @@ class Chinese(CjkLanguage):
     value_words = grams("什么", "多少", "几点", "号码")
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
+    weekdays = "一二三四五六日天"  # 星期一 is Monday; 星期日 and 星期天 are Sunday
 
 
 LANGUAGE = Chinese()
