@@ -1,0 +1,132 @@
+"""What the reader would read: evidence coverage with no reader loaded.
+
+The paper's finding is that evidence coverage decides RAW-RAG's answers, and a
+small reader cannot answer from evidence it is not given. This measures the
+message-level evidence (``answer/selection.py``) the reader would read, with
+no reader at all, so a selection change is measured in a minute instead of an
+hour of reading:
+
+- the changed-facts sets (``bench/data/changed-facts*.json``): for a question
+  about now, whether the latest value is in the evidence (and the stale one);
+  for one about the past, whether the earlier value is;
+- LoCoMo's dev conversation (``shared/data/locomo-conv-26.json``): the share
+  of each question's gold evidence messages (``D1:3``, categories 1-4) in
+  the evidence, and the questions that have all of theirs.
+
+Each question goes through the home's real search (``Memory.search``) and the
+real selection, with the home's history (its embedder); the budget is fixed
+(``--budget``, 450 tokens: what the bundled reader gets for a 10 s first
+token on a 2-core VM, docs/answers.md), counted as one token per 3.5
+characters so that no reader is loaded (the reader's own tokenizer counts
+English about so; a CJK character is about one token, so CJK budgets read
+long: compare runs, not languages). Homes are made once under ``--homes``
+and reused.
+
+    python bench/evidence_coverage.py                          # en, de, locomo
+    python bench/evidence_coverage.py --sets en,zh,ja --profile multilingual --homes /tmp/cov
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from changed_facts import HAYSTACK  # noqa: E402
+from changed_facts_score import data_path, questions  # noqa: E402
+
+#: Characters per token the budget is counted in (no reader's tokenizer is loaded).
+CHARS_PER_TOKEN = 3.5
+
+
+def count_tokens(text: str) -> int:
+    return int(len(text) / CHARS_PER_TOKEN)
+
+
+def open_home(home: Path, source: Path, profile: str | None):
+    from rawrag_tui.memory import Memory
+
+    mem = Memory.open(home, models={"profile": profile} if profile else None)
+    if mem.empty_hint():  # a new home: import its history once
+        mem.import_path(source, fmt="locomo")
+    return mem
+
+
+def evidence(mem, question: str, budget: int):
+    from rawrag_tui.answer.evidence import EvidenceViews
+    from rawrag_tui.answer.selection import select_evidence
+
+    result = mem.search(question)
+    return select_evidence(result.hits, question, budget, count_tokens, EvidenceViews(),
+                           mem.answer_options()["history"])
+
+
+def changed_facts(mem, lang: str, budget: int) -> dict:
+    """Counts over the set's answerable questions (a cancelled plan has no value to find: left out)."""
+    counts = {"now": 0, "now_latest": 0, "now_stale": 0, "past": 0, "past_earlier": 0}
+    for _sample, qa, note in questions(lang):
+        if not note or "cancelled" in (note["latest"], note["stale"]):
+            continue
+        text = evidence(mem, qa["question"], budget).text.casefold()
+        latest, stale = note["latest"].casefold(), note["stale"].casefold()
+        if note["asks_past"]:
+            counts["past"] += 1
+            counts["past_earlier"] += stale in text
+        else:
+            counts["now"] += 1
+            counts["now_latest"] += latest in text
+            counts["now_stale"] += stale in text
+    return counts
+
+
+def locomo(mem, path: Path, budget: int) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    sample = data[0] if isinstance(data, list) else data
+    counts = {"gold": 0, "gold_in": 0, "questions": 0, "all_in": 0}
+    for qa in sample["qa"]:
+        ids = set(re.findall(r"D\d+:\d+", " ".join(qa.get("evidence", []))))
+        if qa.get("category") not in (1, 2, 3, 4) or not ids:
+            continue
+        held = {m.external_id for m in evidence(mem, qa["question"], budget).messages}
+        counts["gold"] += len(ids)
+        counts["gold_in"] += len(ids & held)
+        counts["questions"] += 1
+        counts["all_in"] += ids <= held
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", default="en,de,locomo", help="comma-separated: en, zh, ja, de, locomo")
+    ap.add_argument("--budget", type=int, default=450, help="evidence tokens (3.5 characters each)")
+    ap.add_argument("--profile", help="model profile (default: bundled)")
+    ap.add_argument("--homes", type=Path, help="where the homes are kept between runs (default: a temporary folder)")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        homes = args.homes or Path(tmp)
+        for name in args.sets.split(","):
+            home = homes / f"{name}-{args.profile or 'bundled'}"
+            if name == "locomo":
+                source = next((p for p in HAYSTACK if p.exists()), None)
+                if source is None:
+                    raise SystemExit("shared/data/locomo-conv-26.json not found")
+                c = locomo(open_home(home, source, args.profile), source, args.budget)
+                print(f"locomo: gold messages in evidence {c['gold_in']} of {c['gold']} "
+                      f"({c['gold_in'] / max(c['gold'], 1):.1%}); questions with all their gold "
+                      f"{c['all_in']} of {c['questions']}", flush=True)
+            else:
+                c = changed_facts(open_home(home, data_path(name), args.profile), name, args.budget)
+                print(f"{name}: now: latest in evidence {c['now_latest']} of {c['now']}, stale "
+                      f"{c['now_stale']}; past: earlier value in {c['past_earlier']} of {c['past']}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
