@@ -53,7 +53,7 @@ def count_tokens(text: str) -> int:
 def open_home(home: Path, source: Path, profile: str | None):
     from rawrag_tui.memory import Memory
 
-    mem = Memory.open(home, models={"profile": profile} if profile else None)
+    mem = Memory.open(home, models={"profile": profile} if profile else {})
     if mem.empty_hint():  # a new home: import its history once
         mem.import_path(source, fmt="locomo")
     return mem

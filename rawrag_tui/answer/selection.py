@@ -56,6 +56,12 @@ MEANING_ANCHORS = 10
 #: The constant of the reciprocal-rank fusion of word and meaning anchors:
 #: small, so the first few of each list lead.
 FUSION_K = 5
+#: How much less close to the question than the closest message a meaning
+#: anchor may be: further ones are other events of the same kind (the demo's
+#: birthday dinner for "When is Maya's wedding?", 0.31 against the wedding's
+#: 0.75, whose send date the 0.5B reader then gave). Relative, so it holds
+#: for any embedder's scale.
+MEANING_SPREAD = 0.20
 
 
 def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
@@ -163,13 +169,15 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
 def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: list[EvidenceMessage],
                         history: History) -> list[EvidenceMessage]:
     """The word ``anchors`` and the :data:`MEANING_ANCHORS` messages of ``pool``
-    closest to ``question`` by the home's embedder, in one order: each message
-    scores 1/(:data:`FUSION_K` + its place) in each list it is in. No word of
-    any language is read for the second list."""
+    closest to ``question`` by the home's embedder (within :data:`MEANING_SPREAD`
+    of the closest), in one order: each message scores 1/(:data:`FUSION_K` +
+    its place) in each list it is in. No word of any language is read for the
+    second list."""
     if not pool:
         return anchors
     closeness = history.embed(pool) @ history.embed_question(question)
-    closest = [pool[i] for i in np.argsort(-closeness, kind="stable")[:MEANING_ANCHORS]]
+    floor = float(closeness.max()) - MEANING_SPREAD
+    closest = [pool[i] for i in np.argsort(-closeness, kind="stable")[:MEANING_ANCHORS] if closeness[i] >= floor]
     score: dict[int, float] = {}
     by_id: dict[int, EvidenceMessage] = {}
     for ranked in (anchors, closest):
