@@ -32,7 +32,7 @@ _MONTH_NAMES = tuple(m.capitalize() for m in _MONTHS)
 _WEEKDAYS = ("montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag")
 #: "3. Mai", "Samstag, 3. Mai 2026", "3. Jan.", "28.06.2025" (a numeric date only with its year).
 _DATE = re.compile(
-    r"\b(?:(?:(?P<wd>montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag),?\s+(?:den\s+)?)?"
+    rf"\b(?:(?:(?P<wd>{'|'.join(_WEEKDAYS)}|sonnabend),?\s+(?:den\s+)?)?"
     r"(?P<d>\d{1,2})\.\s*(?P<m>jan(?:uar)?|jän(?:ner)?|feb(?:ruar)?|mär(?:z)?|apr(?:il)?|mai|juni?|juli?|"
     r"aug(?:ust)?|sep(?:t(?:ember)?)?|okt(?:ober)?|nov(?:ember)?|dez(?:ember)?)\.?(?:\s+(?P<y>\d{4}))?"
     r"|(?P<nd>\d{1,2})\.(?P<nm>\d{1,2})\.(?P<ny>\d{4}))(?!\w|\.\d)",

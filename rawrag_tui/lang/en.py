@@ -176,7 +176,7 @@ _MONTH = r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|ju
          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 #: What :data:`_WEEKDAY` captures of each weekday's name, Monday first.
 _WEEKDAY_STEMS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
-_WEEKDAY = r"(?:(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?)?"
+_WEEKDAY = rf"(?:(?P<wd>{'|'.join(_WEEKDAY_STEMS)})day,?\s+(?:the\s+)?)?"
 _ORD = r"(?:st|nd|rd|th)?"
 #: "Saturday 3 May", "3rd of May 2026", "May 3", "May 3rd, 2026".
 _DATE = re.compile(
