@@ -130,7 +130,7 @@ def test_the_corrected_value_is_the_answer_and_the_readers_words_its_note():
                              prompt_style="cited", select="windows")  # every message, in order
     assert answer.answer == "3 May 2026" and answer.reader_said == "4 May 2026 [4]"
     assert answer.correction == ('the reader said "4 May 2026", which no message says; [2], '
-                                 "the latest message on this, says 3 May 2026")
+                                 "the latest message on this that states a date, says 3 May 2026")
     data = answer.to_json()
     assert data["answer"] == "3 May 2026" and data["correction"] == answer.correction
 

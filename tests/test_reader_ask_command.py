@@ -141,7 +141,7 @@ def test_the_first_answer_printed_is_the_final_one_and_the_readers_words_its_not
     lines = out.splitlines()
     assert lines[0] == "3 May 2026"  # the corrected value is the answer, printed first
     assert lines[1] == ('  (the reader said "4 May 2026", which no message says; [2], '
-                        "the latest message on this, says 3 May 2026)")
+                        "the latest message on this that states a date, says 3 May 2026)")
     assert "4 May 2026" not in out.replace(lines[1], "") and "4 May" not in err  # not streamed off a terminal
     data = json.loads(_run_json(memory, capsys, QUESTION))
     assert data["answer"] == "3 May 2026" and data["reader_said"] == "4 May 2026"

@@ -9,7 +9,7 @@ from tests.tui_fixtures import app_for, filled, open_ask, run_async, tui_templat
 
 SIZE = (100, 30)
 NOTE = ('the reader said "4 May 2026", which no message says; [1], '
-        "the latest message on this, says 3 May 2026")
+        "the latest message on this that states a date, says 3 May 2026")
 
 
 def corrected_ask(mem, shown: list[str], holder: dict):

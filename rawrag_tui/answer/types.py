@@ -56,7 +56,8 @@ class Answer:
     reader_said: str = ""
     #: The note every face shows under the corrected answer: what the reader
     #: said and which message says otherwise ('the reader said "4 May 2026",
-    #: which no message says; [2], the latest message on this, says 3 May 2026').
+    #: which no message says; [2], the latest message on this that states a
+    #: date, says 3 May 2026').
     correction: str = ""
     #: Seconds: search, pack, load (the reader factory), warm (the fixed
     #: prefix read or loaded ahead), read and first_token (from the start of

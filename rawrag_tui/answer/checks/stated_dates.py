@@ -156,6 +156,8 @@ def explain(answer: str, correction: Correction) -> str:
                 f"and [{correction.message}], the earliest, says {correction.text}")
     if not correction.message:
         return f'the reader said "{answer}": the day the question is asked, which no message says'
+    # "that states a date": a later message on the subject may state none (a
+    # cancelled plan), and then [n] is not the latest message on it.
     return (f'the reader said "{answer}", which no message says; [{correction.message}], '
-            f"the latest message on this, says {correction.text}")
+            f"the latest message on this that states a date, says {correction.text}")
 
