@@ -66,8 +66,8 @@ def test_the_answer_says_what_was_replaced_and_cites_the_later_message():
     answer = answer_question(QUESTION, result, lambda: OneAnswer("5:41"), prompt_style="plain")
     assert answer.answer == "1:50" and answer.reader_said == "5:41"
     assert [(c.how, c.external_id) for c in answer.citations] == [("stated", "m33")]
-    assert answer.correction == ('the reader said "5:41", what an earlier message said; [1], '
-                                 "the latest message on this, says 1:50")  # newest first: [1]
+    assert answer.correction == ('the reader said "5:41", what an earlier message said; [5], '
+                                 "the latest message on this, says 1:50")
     assert answer.to_json()["correction"] == answer.correction
     kept = answer_question(QUESTION, result, lambda: OneAnswer("1:50"), prompt_style="plain")
     assert kept.answer == "1:50" and kept.reader_said == "" and kept.correction == ""

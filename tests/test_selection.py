@@ -1,6 +1,5 @@
 """What the reader is given: relative dates resolved, message-level selection
-within a budget, and both versions of a changed fact, newest first for a question about
-now (in time order for one about the past), the latest marked.
+within a budget, and both versions of a changed fact in time order, the latest marked.
 The last test runs the real pipeline (demo history, real embedder, real store)
 with a reader that records its prompt."""
 
@@ -72,23 +71,12 @@ CHAT = [
 ]
 
 
-def test_both_versions_of_a_changed_fact_are_shown_newest_first_for_a_question_about_now():
+def test_both_versions_of_a_changed_fact_are_shown_in_time_order():
     packed = select_evidence([hit(1, *CHAT[:4]), hit(2, *CHAT[4:])], "When is Maya's wedding?", 500, words)
     ids = [m.message_id for m in packed.messages]
-    assert ids.index(5) < ids.index(1)  # the change first, the old date after it: nothing is dropped
-    assert packed.newest_first and ids == sorted(ids, reverse=True)
+    assert ids.index(1) < ids.index(5)  # the old date first, the change after it: nothing is dropped
     assert packed.cut_messages == len(CHAT) - len(ids) > 0  # the cake talk is not evidence
     assert 3 not in ids
-    # Not adjacent any more: the gap line still stands between them, the other way round.
-    lines = packed.text.splitlines()
-    assert lines.index("...") == next(i for i, line in enumerate(lines) if "Dress code" in line) - 1
-
-
-def test_a_question_about_the_past_reads_every_version_in_time_order():
-    packed = select_evidence([hit(1, *CHAT[:4]), hit(2, *CHAT[4:])], "When was Maya's wedding first planned?",
-                             500, words)
-    ids = [m.message_id for m in packed.messages]
-    assert not packed.newest_first and ids == sorted(ids) and ids.index(1) < ids.index(5)
 
 
 def test_speaker_names_and_possessives_do_not_make_anchors():
@@ -143,13 +131,12 @@ def test_the_demo_wedding_question_reads_the_moved_date_marked_latest_and_not_th
     moved = next(line for line in prompt.splitlines() if "The wedding moves to Sunday 11 October" in line)
     assert LATEST_MARK in moved and "Saturday 20 September" not in prompt
     assert answer.superseded == 1 and answer.cut_messages > 0 and not answer.reader_said
-    # Every version when the superseded ones are kept.
+    # Every version, in time order, when the superseded ones are kept.
     answer_question("When is Maya's wedding?", result, lambda: reader, date="2026-12-01", prompt_style="plain",
                     evidence_tokens=options["evidence_tokens"], history=options["history"], drop_superseded=False)
     prompt = reader.prompts[1]
     old = next(line for line in prompt.splitlines() if "Saturday 20 September at the lake house" in line)
-    # newest first: the moved date is the first value the reader meets
-    assert LATEST_MARK not in old and prompt.index("The wedding moves to Sunday 11 October") < prompt.index(old)
+    assert LATEST_MARK not in old and prompt.index(old) < prompt.index("The wedding moves to Sunday 11 October")
     assert prompt.index("When messages disagree, the later one is right") < prompt.index("Messages:")
     assert prompt.rstrip().endswith("Question: When is Maya's wedding?\nShort answer:")
 

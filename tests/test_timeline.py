@@ -77,7 +77,7 @@ def test_chinese_needs_no_word_list_either(embedder, monkeypatch):
     assert timeline.latest == {4}
 
 
-def test_the_reader_sees_the_subject_newest_first_with_the_latest_marked(embedder):
+def test_the_reader_sees_the_subject_in_time_order_with_the_latest_marked(embedder):
     history = ListHistory(embedder, ENGLISH)
     hits = [Hit(1, 1, "chat 1", 1, "", messages=ENGLISH[:3])]  # the search found only the old flat
     packed = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history,
@@ -85,7 +85,7 @@ def test_the_reader_sees_the_subject_newest_first_with_the_latest_marked(embedde
     lines = packed.text.splitlines()
     old = next(i for i, line in enumerate(lines) if "lease on a flat in Porto" in line)
     new = next(i for i, line in enumerate(lines) if "I live in Braga now" in line)
-    assert new < old and LATEST_MARK in lines[new] and LATEST_MARK not in lines[old]
+    assert old < new and LATEST_MARK in lines[new] and LATEST_MARK not in lines[old]
     assert "20 June 2025" in lines[new]  # with its date
     assert packed.latest == {4}
     again = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history,

@@ -52,8 +52,6 @@ class PackedEvidence:
     latest: set[int] = field(default_factory=set)
     #: Whether the question names a state earlier than the latest (answer/timeline.py).
     earlier: bool = False
-    #: Whether the lines run newest first (a question about now, answer/selection.py).
-    newest_first: bool = False
 
     def cite(self, n: int) -> EvidenceMessage | None:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None
@@ -86,32 +84,27 @@ def conversation_header(message: EvidenceMessage) -> str:
 
 
 def render(messages: Sequence[EvidenceMessage], bodies: dict[int, str],
-           latest: frozenset[int] | set[int] = frozenset(),
-           newest_first: bool = False) -> tuple[str, list[EvidenceMessage]]:
+           latest: frozenset[int] | set[int] = frozenset()) -> tuple[str, list[EvidenceMessage]]:
     """Group by conversation (earliest first), time order inside, number 1..n;
-    the ids in ``latest`` are marked as the newest on their subject. With
-    ``newest_first`` both orders are turned round: the conversation with the
-    newest message first, and its newest message first."""
+    the ids in ``latest`` are marked as the newest on their subject."""
     by_conv: dict[int, list[EvidenceMessage]] = {}
     for m in messages:
         by_conv.setdefault(m.conversation_id, []).append(m)
 
     def conv_key(item: tuple[int, list[EvidenceMessage]]) -> tuple:
         stamps = [m.timestamp for m in item[1] if m.timestamp]
-        if newest_first:
-            return (max(stamps) if stamps else "", item[0])
         return (min(stamps) if stamps else "\uffff", item[0])
 
     lines: list[str] = []
     numbered: list[EvidenceMessage] = []
-    for _, group in sorted(by_conv.items(), key=conv_key, reverse=newest_first):
-        group.sort(key=lambda m: m.seq, reverse=newest_first)
+    for _, group in sorted(by_conv.items(), key=conv_key):
+        group.sort(key=lambda m: m.seq)
         if lines:
             lines.append("")
         lines.append(conversation_header(group[0]))
         previous: int | None = None
         for m in group:
-            if previous is not None and abs(m.seq - previous) != 1:
+            if previous is not None and m.seq != previous + 1:
                 lines.append(GAP_LINE)
             numbered.append(m)
             lines.append(numbered_line(len(numbered), m, bodies[m.message_id], m.message_id in latest))

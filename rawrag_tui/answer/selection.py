@@ -29,11 +29,6 @@ the evidence:
   the default); a question about the past (answer/timeline.py) reads every
   version, in time order. Nothing here reads a word of any language for this.
 
-**Order.** For the same reason a question about now reads the evidence
-newest first (the conversation with the newest message first, its newest
-line first): the first value the reader meets is then the latest one. A
-question about the past reads it in time order, the earliest first.
-
 Without any anchor (no history to find them by meaning and no word shared
 with the question), or without one of the people it names, the windows are
 packed whole, in rank order, as before.
@@ -50,7 +45,7 @@ from ..search.types import EvidenceMessage, Hit
 from .evidence import EvidenceViews
 from .history import History
 from .packing import PackedEvidence, TokenCounter, conversation_header, numbered_line, pack_evidence, render
-from .timeline import Timeline, asks_about_past, follow_subjects
+from .timeline import Timeline, follow_subjects
 
 #: Messages either side of an anchor that come along with it.
 NEIGHBOURS = 1
@@ -155,23 +150,19 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     if not chosen:  # even the best anchor alone is over budget: pack the top window, shortened
         return pack_evidence(hits, budget, count_tokens, views)
     latest = timeline.latest & set(chosen)
-    # A small reader answers with the first value it reads, so a question
-    # about now reads the newest message first; one about the past reads the
-    # earliest first, in time order (measured: docs/answers.md, "Newest first").
-    newest_first = not (timeline.past or asks_about_past(question, ()))
-    text, numbered = render(list(chosen.values()), bodies, latest, newest_first)
+    text, numbered = render(list(chosen.values()), bodies, latest)
     tokens = count_tokens(text)
     while tokens > budget and len(groups) > 1:  # line estimates were short: drop the last group
         for mid in groups.pop():
             chosen.pop(mid, None)
         latest &= set(chosen)
-        text, numbered = render(list(chosen.values()), bodies, latest, newest_first)
+        text, numbered = render(list(chosen.values()), bodies, latest)
         tokens = count_tokens(text)
     with_messages = [h for h in ordered if h.messages]
     kept = sum(any(m.message_id in chosen for m in h.messages) for h in with_messages)
     return PackedEvidence(text, numbered, tokens, kept, len(with_messages) - kept,
                           cut_messages=max(len(messages) - len(chosen), 0), latest=latest,
-                          earlier=timeline.earlier, newest_first=newest_first,
+                          earlier=timeline.earlier,
                           superseded={m: n for m, n in dropped.items() if n in chosen and m not in chosen})
 
 
