@@ -35,6 +35,7 @@ from .storage.writer import BUSY, writer
 from .transcripts import Section
 
 if TYPE_CHECKING:
+    from .answer.history import StoreHistory
     from .answer.types import Answer
     from .sync.runner import SyncReport  # noqa: F401  (the faces type a sync's report with it)
     from .sync.service import Syncing
@@ -53,6 +54,7 @@ class Memory:
         self._reader: Reader | None = None
         self._reader_gpu_layers: str | int | None = None
         self._auto_depth: int | None = None
+        self._history: StoreHistory | None = None  # made on the first question
 
     @classmethod
     def open(cls, home: str | Path | None = None, settings: Settings | None = None, *,
@@ -241,7 +243,9 @@ class Memory:
         history later messages and names are looked up in."""
         from .answer.history import StoreHistory
 
-        return answer_options(self.settings) | {"history": StoreHistory(self.store, lambda: self.embedder)}
+        if self._history is None:  # one per memory: its message vectors are kept between questions
+            self._history = StoreHistory(self.store, lambda: self.embedder)
+        return answer_options(self.settings) | {"history": self._history}
 
     # -- delete ----------------------------------------------------------------
 
@@ -256,6 +260,7 @@ class Memory:
             self.store.delete_conversations([conversation_id])
             vectors = self.store.collect_garbage()
         erased = self.store.scrub()
+        self._history = None  # its cache keys hold the deleted messages' text
         return {"conversations": 1, "messages": messages, "vectors": vectors, "erased": erased}
 
     @writer
@@ -267,6 +272,7 @@ class Memory:
             indexing.window_pending(self.store, self.settings.window)
             removed["vectors"] = self.store.collect_garbage()
         removed["erased"] = self.store.scrub()
+        self._history = None  # its cache keys hold the deleted messages' text
         if removed["rewindow"]:
             # conversations that lost messages have new tail windows: keep search complete
             self.index()

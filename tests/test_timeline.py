@@ -178,6 +178,35 @@ def test_a_name_the_history_never_mentions_is_not_in_your_history(open_memory):
     assert history.mentions("Maya") and history.mentions("Mayas") and not history.mentions("Xavier")
 
 
+class CountingEmbedder:
+    """The real embedder, counting the messages (documents) it is given."""
+
+    def __init__(self, real):
+        self.real, self.documents = real, 0
+
+    def embed(self, texts, kind="document"):
+        self.documents += len(texts) if kind == "document" else 0
+        return self.real.embed(texts, kind=kind)
+
+
+def test_the_history_keeps_its_vectors_between_questions_and_forgets_a_deleted_conversation(open_memory):
+    mem = open_memory()
+    mem.import_path(demo_path(), "jsonl")
+    counting = CountingEmbedder(mem.embedder)
+    history = mem.answer_options()["history"]
+    history._embedder = lambda: counting
+    question = "When is Maya's wedding?"
+    select_evidence(mem.search(question).hits, question, 500, lambda t: len(t.split()), history=history)
+    assert counting.documents > 0  # the messages it weighs
+    counting.documents = 0
+    assert mem.answer_options()["history"] is history  # the next question's
+    select_evidence(mem.search(question).hits, question, 500, lambda t: len(t.split()), history=history)
+    assert counting.documents == 0  # kept from the first
+    family = next(c["id"] for c in mem.conversations() if c["title"] == "Family")
+    mem.delete_conversation(family)
+    assert mem.answer_options()["history"] is not history  # its cache keys held the deleted text
+
+
 def _bundled_reader() -> bool:
     from rawrag_tui.models.gguf import BUNDLED_READER
     from tests.conftest import reader_installed
