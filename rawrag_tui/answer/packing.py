@@ -72,11 +72,26 @@ def prompt_date(timestamp: str | None) -> str:
     return day
 
 
+def prompt_day(timestamp: str | None) -> str:
+    """``8 May 2023``: the day a message was sent, in its own clock; ``unknown date``."""
+    if not timestamp:
+        return "unknown date"
+    try:
+        return long_date(dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00")))
+    except ValueError:
+        return timestamp
+
+
+def day_line(message: EvidenceMessage) -> str:
+    """``8 May 2023:``, the line the messages sent that day follow."""
+    return f"{prompt_day(message.timestamp)}:"
+
+
 def numbered_line(n: int, message: EvidenceMessage, body: str, latest: bool = False) -> str:
-    """``[n] date, speaker: body``; the newest message on a subject has
-    :data:`~.prompts.LATEST_MARK` after its date (answer/timeline.py)."""
+    """``[n] speaker: body`` under its day's line (:func:`day_line`); the newest
+    message on a subject is ``[n] (latest) speaker: body`` (answer/timeline.py)."""
     mark = f" {LATEST_MARK}" if latest else ""
-    return f"[{n}] {prompt_date(message.timestamp)}{mark}, {message.speaker}: {body}"
+    return f"[{n}]{mark} {message.speaker}: {body}"
 
 
 def conversation_header(message: EvidenceMessage) -> str:
@@ -103,9 +118,13 @@ def render(messages: Sequence[EvidenceMessage], bodies: dict[int, str],
             lines.append("")
         lines.append(conversation_header(group[0]))
         previous: int | None = None
+        day: str | None = None
         for m in group:
             if previous is not None and m.seq != previous + 1:
                 lines.append(GAP_LINE)
+            if day_line(m) != day:
+                day = day_line(m)
+                lines.append(day)
             numbered.append(m)
             lines.append(numbered_line(len(numbered), m, bodies[m.message_id], m.message_id in latest))
             previous = m.seq
@@ -138,6 +157,7 @@ def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter,
     views = views or EvidenceViews()
     bodies: dict[int, str] = {}
     line_cost: dict[int, int] = {}
+    days: set[tuple[int, str]] = set()  # (conversation, day line) already paid for
     chosen: dict[int, EvidenceMessage] = {}
     used = 0
     full = False
@@ -163,8 +183,11 @@ def pack_evidence(hits: Sequence[Hit], budget: int, count_tokens: TokenCounter,
             if all(c.conversation_id != m.conversation_id for c in chosen.values())
         )
         extra += len(new)  # possible gap lines ("..." is one token)
+        new_days = {(m.conversation_id, day_line(m)) for m in new} - days
+        extra += sum(count_tokens(d) + 1 for _, d in new_days)
         if used + extra <= budget:
             chosen.update((m.message_id, m) for m in new)
+            days |= new_days
             used += extra
         elif not chosen:
             # The best window alone is too long: keep it, shortened, rather
@@ -209,6 +232,7 @@ def _fit_single_window(
 ) -> None:
     """Shorten the longest messages until the window's lines fit ``budget``."""
     overhead = count_tokens(conversation_header(messages[0])) + 2 + 2 * len(messages)
+    overhead += sum(count_tokens(d) + 1 for d in {day_line(m) for m in messages})
     prefix_cost = {m.message_id: count_tokens(numbered_line(10, m, "")) for m in messages}
     room = max(budget - overhead - sum(prefix_cost.values()), len(messages) * 4)
     sizes = {m.message_id: count_tokens(bodies[m.message_id]) for m in messages}

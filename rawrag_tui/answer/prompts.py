@@ -14,7 +14,7 @@ import datetime as dt
 from .dates import long_date
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
-PROMPT_VERSION = 5
+PROMPT_VERSION = 6
 
 #: Follows the date of the newest message on a subject (answer/timeline.py),
 #: unless the question asks about the past.
@@ -41,7 +41,7 @@ NOTHING_FOUND = "Nothing in your history matches this question, so there is noth
 # in parentheses is what "yesterday" meant.
 _RULES = (
     "Answer a question about the user's chat history using only the messages below. "
-    "Each message starts with its date. When messages disagree, the later one is right, "
+    "Each message follows the line with the date it was sent. When messages disagree, the later one is right, "
     f"and a message marked {LATEST_MARK} is the newest on its subject. "
     'A date in (parentheses) after "yesterday", "last week" and the like is the date it meant: use that date.'
 )

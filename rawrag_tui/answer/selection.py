@@ -44,7 +44,7 @@ from ..lang import query_terms
 from ..search.types import EvidenceMessage, Hit
 from .evidence import EvidenceViews
 from .history import History
-from .packing import PackedEvidence, TokenCounter, conversation_header, numbered_line, pack_evidence, render
+from .packing import PackedEvidence, TokenCounter, conversation_header, day_line, numbered_line, pack_evidence, render
 from .timeline import Timeline, follow_subjects
 
 #: Messages either side of an anchor that come along with it.
@@ -107,6 +107,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     chosen: dict[int, EvidenceMessage] = {}
     groups: list[list[int]] = []
     conversations: set[int] = set()
+    days: set[tuple[int, str]] = set()  # (conversation, day line) already paid for
     used = 0
     for anchor in anchors:
         if anchor.message_id in chosen:
@@ -137,13 +138,15 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
         for candidate in candidates:
             if not candidate:
                 continue
-            extra = header + sum(cost(m) for m in candidate)
+            new_days = {(m.conversation_id, day_line(m)) for m in candidate} - days
+            extra = header + sum(cost(m) for m in candidate) + sum(count_tokens(d) + 1 for _, d in new_days)
             if used + extra <= budget:
                 dropped.update((m.message_id, timeline.superseded[m.message_id]) for m in (*group, *later)
                                if m.message_id in timeline.superseded and m not in candidate)
                 chosen.update((m.message_id, m) for m in candidate)
                 groups.append([m.message_id for m in candidate])
                 conversations.add(anchor.conversation_id)
+                days |= new_days
                 used += extra
                 break
 
