@@ -40,11 +40,12 @@ def test_dedup_group_by_conversation_time_order_and_numbering():
     assert [m.message_id for m in packed.messages] == [9, 1, 2, 5]  # conv 2 is older
     lines = packed.text.splitlines()
     assert lines[0] == "Conversation: chat 2"
-    assert lines[1] == "[1] 1 January 2023, Caroline: Other chat first"
-    assert "[2] 8 May 2023 13:56, Caroline: I went hiking" in lines
-    assert "[3] 8 May 2023 13:57, Mel: Nice!" in lines
-    # seq 2 -> 5 is not contiguous: a gap line marks skipped turns
-    assert lines[lines.index("[3] 8 May 2023 13:57, Mel: Nice!") + 1] == GAP_LINE
+    assert lines[1:3] == ["1 January 2023:", "[1] Caroline: Other chat first"]
+    # one line per day, before its first message; no time of day
+    assert lines[3:5] == ["", "Conversation: chat 1"]
+    assert lines[5:8] == ["8 May 2023:", "[2] Caroline: I went hiking", "[3] Mel: Nice!"]
+    # seq 2 -> 5 is not contiguous: a gap line marks skipped turns, then the new day
+    assert lines[8:] == [GAP_LINE, "9 May 2023:", "[4] Caroline: Back home now"]
     assert packed.cite(4).message_id == 5 and packed.cite(5) is None and packed.cite(0) is None
     assert packed.tokens == words(packed.text)
 
@@ -52,7 +53,7 @@ def test_dedup_group_by_conversation_time_order_and_numbering():
 def test_captions_and_missing_dates_are_written():
     m = msg(1, 1, "look", ts=None, captions=["a photo of a dog"])
     packed = pack_evidence([hit(1, m)], budget=100, count_tokens=words)
-    assert "[1] unknown date, Caroline: look [shares a photo of a dog]" in packed.text
+    assert "unknown date:\n[1] Caroline: look [shares a photo of a dog]" in packed.text
 
 
 def test_lowest_ranked_windows_dropped_first_and_counted():

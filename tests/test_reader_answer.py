@@ -58,7 +58,7 @@ def test_citations_map_to_evidence_and_stream_matches_answer():
     prompt, _max_tokens = reader.prompts[0]
     # Today's date is the reader's only when the question needs it: else it could only leak into the answer.
     assert "Today is" not in prompt and "June" not in prompt
-    assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
+    assert "1 May 2023:\n[1] Caroline: I adopted a dog named Max." in prompt
     assert "Question: Who is Max?" in prompt
     assert NOT_IN_HISTORY in prompt
     assert ans.evidence_tokens == len(ans.evidence_text.split()) > 0
@@ -141,7 +141,7 @@ def test_plain_style_asks_for_the_answer_only():
     reader = ScriptedReader(["Max is a golden retriever."])
     ans = answer_question("What breed is Max?", RESULT, lambda: reader, date="2023-06-01", prompt_style="plain")
     prompt = reader.prompts[0][0]
-    assert "[1] 1 May 2023 10:00, Caroline: I adopted a dog named Max." in prompt
+    assert "1 May 2023:\n[1] Caroline: I adopted a dog named Max." in prompt
     assert NOT_IN_HISTORY not in prompt and "cite" not in prompt
     assert prompt.rstrip().endswith("Question: What breed is Max?\nShort answer:")
     assert ans.answer == "Max is a golden retriever."
