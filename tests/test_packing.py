@@ -1,7 +1,7 @@
 """Evidence packing with a word-counting tokenizer double (the real GGUF
 tokenizer is exercised in tests/test_reader_llama.py)."""
 
-from rawrag_tui.answer.packing import CUT_MARK, GAP_LINE, pack_evidence, prompt_date
+from rawrag_tui.answer.packing import CUT_MARK, GAP_LINE, pack_evidence, prompt_day
 from rawrag_tui.search.types import EvidenceMessage, Hit
 
 
@@ -95,7 +95,8 @@ def test_empty_hits_pack_to_nothing():
 
 
 def test_timestamp_formats():
-    assert prompt_date("2023-05-08T00:00:00") == "8 May 2023"
-    assert prompt_date("2023-05-08T13:56:00Z") == "8 May 2023 13:56"
-    assert prompt_date(None) == "unknown date"
-    assert prompt_date("sometime") == "sometime"
+    # One line per day: no time of day, whatever the export recorded.
+    assert prompt_day("2023-05-08T00:00:00") == "8 May 2023"
+    assert prompt_day("2023-05-08T13:56:00Z") == "8 May 2023"
+    assert prompt_day(None) == "unknown date"
+    assert prompt_day("sometime") == "sometime"

@@ -62,21 +62,6 @@ class PackedEvidence:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None
 
 
-def prompt_date(timestamp: str | None) -> str:
-    """``8 May 2023 13:56`` in the message's own clock (exports disagree on
-    zones; the reader compares dates, so no conversion); ``unknown date``."""
-    if not timestamp:
-        return "unknown date"
-    try:
-        when = dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
-    except ValueError:
-        return timestamp
-    day = long_date(when)
-    if when.hour or when.minute:
-        day += f" {when:%H:%M}"
-    return day
-
-
 def prompt_day(timestamp: str | None) -> str:
     """``8 May 2023``: the day a message was sent, in its own clock; ``unknown date``."""
     if not timestamp:
