@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rawrag_tui.answer import timeline as timeline_module
-from rawrag_tui.answer.history import message_text
+from rawrag_tui.answer.history import message_body, message_text, without_names
 from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import select_evidence
@@ -29,9 +29,9 @@ class ListHistory:
     def __init__(self, embedder, messages):
         self.embedder, self.messages, self.embedded = embedder, messages, 0
 
-    def embed(self, messages):
+    def embed(self, messages, speaker=True):
         self.embedded += len(messages)
-        return self.embedder.embed([message_text(m) for m in messages])
+        return self.embedder.embed([(message_text if speaker else message_body)(m) for m in messages])
 
     def embed_question(self, question):
         return self.embedder.embed([question], kind="query")[0]
@@ -122,7 +122,7 @@ def test_a_statement_sharing_no_word_with_the_question_is_found_by_meaning(embed
     # "job" is the only word the question shares, with the wrong message; the
     # statement that answers it is found by the embedder among the window's.
     hits = [Hit(1, 1, "chat 1", 1, "", messages=PRIYA)]
-    budget = 60  # words: two anchors, one with its neighbour, not the whole window
+    budget = 70  # words: three anchors, two with a neighbour, not the whole window
     words_only = select_evidence(hits, "What is Priya's job?", budget, lambda t: len(t.split()))
     assert "Monzo" not in words_only.text
     history = ListHistory(embedder, PRIYA)
@@ -249,3 +249,51 @@ def test_the_bundled_reader_answers_the_demos_moved_wedding_with_no_correction(o
     answer = mem.ask("When is Maya's wedding?", date="2026-12-01")
     assert "11 October" in answer.answer and "20 September" not in answer.answer
     assert not answer.reader_said and not answer.correction and answer.superseded >= 1
+
+
+def test_names_are_left_out_of_the_question_in_its_own_language():
+    assert without_names("What is Priya's job?", {"Priya", "Daniel"}) == "What is job?"
+    assert without_names("王芳的猫叫什么名字？", {"王芳", "李明"}) == "的猫叫什么名字？"
+    assert without_names("佐藤さんの歯医者の予約はいつですか？", {"佐藤"}) == "さんの歯医者の予約はいつですか？"
+    assert without_names("Wo wohnt Jonas jetzt?", {"Jonas"}) == "Wo wohnt jetzt?"
+    assert without_names("Where does Jess live?", {"Jess Okafor-Reid"}) == "Where does live?"
+    assert without_names("Is Sam still at Aer Lingus?", {"Samira"}) == "Is Sam still at Aer Lingus?"  # not a name here
+    assert without_names("Priya?", {"Priya"}) == "Priya?"  # nothing else would be left
+
+
+def test_a_short_line_of_the_person_asked_about_no_longer_outranks_their_statement(embedder):
+    # With the speaker's name before each line, "Priya: My nemesis." is closer
+    # to "What is Priya's job?" than her statement of it: the name outweighs a
+    # short line. Without names on either side, the statement is closer.
+    nemesis = msg(1, "My nemesis.", "2025-09-14T18:00:00", "Priya")
+    monzo = msg(2, "First week as a UX designer at Monzo done!", "2025-09-14T18:20:00", "Priya")
+    history = ListHistory(embedder, [nemesis, monzo])
+    named = history.embed([nemesis, monzo]) @ history.embed_question("What is Priya's job?")
+    assert named[0] > named[1]
+    about = without_names("What is Priya's job?", {"Priya"})
+    plain = history.embed([nemesis, monzo], speaker=False) @ history.embed_question(about)
+    assert plain[1] > plain[0]
+
+
+EMAILS = [
+    msg(1, "Email me and I'll send the album: priya.n.1994@gmail.com", "2025-04-20T10:00:00", "Priya", conv=1),
+    msg(2, "Done, thanks!", "2025-04-20T10:01:00", "Daniel", conv=1),
+    msg(3, "Quick one: my new email is priya.nair@proton.me, the gmail got hacked.", "2025-09-14T10:00:00",
+        "Priya", conv=1),
+    msg(4, "Also, my email's jess.okaforreid@gmail.com, the hotmail one is full of spam.", "2026-03-08T10:00:00",
+        "Jess", conv=2),
+    msg(5, "Noted, I'll send the photos there.", "2026-03-08T10:02:00", "Amir", conv=2),
+]
+
+
+def test_only_the_messages_of_the_person_asked_about_are_read(embedder):
+    # Priya's e-mail addresses are as close to "What is Jess's email address?"
+    # as Jess's own; a small reader copied Priya's. Jess's chat only.
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=EMAILS[:3]), Hit(2, 2, "chat 2", 2, "", messages=EMAILS[3:])]
+    packed = select_evidence(hits, "What is Jess's email address?", 500, lambda t: len(t.split()),
+                             history=ListHistory(embedder, EMAILS))
+    assert "jess.okaforreid@gmail.com" in packed.text and "priya" not in packed.text
+    # A question that names no one reads both.
+    both = select_evidence(hits, "Which email addresses were shared?", 500, lambda t: len(t.split()),
+                           history=ListHistory(embedder, EMAILS))
+    assert "jess.okaforreid@gmail.com" in both.text and "priya.nair@proton.me" in both.text

@@ -12,22 +12,25 @@ nothing and the answer path does without.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 import numpy as np
 
+from .. import lang
 from ..models.protocols import Embedder
 from ..search.types import EvidenceMessage
 from ..storage.store import Store
 
-#: Message vectors kept between questions (384 floats each: ~6 MB at the cap).
+#: Message vectors kept between questions, with and without the speaker
+#: (384 floats each: ~6 MB at the cap).
 CACHE_LIMIT = 4096
 
 
 class History(Protocol):
-    def embed(self, messages: Sequence[EvidenceMessage]) -> np.ndarray:
-        """One L2-normalised vector per message (as a document)."""
+    def embed(self, messages: Sequence[EvidenceMessage], speaker: bool = True) -> np.ndarray:
+        """One L2-normalised vector per message (as a document): of
+        :func:`message_text`, or of :func:`message_body` without ``speaker``."""
         ...
 
     def embed_question(self, question: str) -> np.ndarray: ...
@@ -42,8 +45,53 @@ class History(Protocol):
 
 
 def message_text(m: EvidenceMessage) -> str:
-    """What a message is embedded as: who said it and what, with image captions."""
-    return f"{m.speaker}: {' '.join(m.text.split())} {' '.join(m.captions)}".strip()
+    """A message as the timeline compares messages with each other: who said it
+    and what, with image captions (the same person's statements on one
+    subject; its bars were measured on these, answer/timeline.py)."""
+    return f"{m.speaker}: {message_body(m)}".strip()
+
+
+def message_body(m: EvidenceMessage) -> str:
+    """A message as its meaning is compared with a question's: what it says,
+    with image captions, not who said it. A name before a short line outweighs
+    the line: "Priya: My nemesis." was closer to "What is Priya's job?" (0.71)
+    than "Priya: First week as a UX designer at Monzo done!" (0.48). Whose
+    message it is the selection matches by the speakers' names
+    (answer/selection.py), and the question is compared without them
+    (:func:`without_names`)."""
+    return f"{' '.join(m.text.split())} {' '.join(m.captions)}".strip()
+
+
+def without_names(question: str, names: Iterable[str]) -> str:
+    """``question`` less the people's ``names`` (speakers), cut by the
+    question's own language's tokenizer, each with its apostrophe's suffix
+    ("Priya's" in English, "王芳" in "王芳的猫叫什么名字", "Jonas" in German):
+    what its meaning is compared with, as the messages are embedded without
+    their speakers (:func:`message_body`). The question as it is where
+    nothing else would be left."""
+    language = lang.of(question)
+    terms = {term for name in names for _, _, _, term in language.tokens(name)}
+    spans = [(start, _possessive_end(question, end)) for start, end, _, term in language.tokens(question)
+             if term in terms]
+    if not spans:
+        return question
+    parts, at = [], 0
+    for start, end in sorted(spans):
+        parts.append(question[at:start])
+        at = max(at, end)
+    parts.append(question[at:])
+    rest = " ".join("".join(parts).split())
+    return rest if any(ch.isalnum() for ch in rest) else question
+
+
+def _possessive_end(text: str, end: int) -> int:
+    """Where a name ending at ``end`` ends with its apostrophe suffix ("Priya's",
+    "Jonas'"): the apostrophe and the letters after it, else ``end``."""
+    if end < len(text) and text[end] in "'’":
+        end += 1
+        while end < len(text) and text[end].isalpha():
+            end += 1
+    return end
 
 
 class StoreHistory:
@@ -54,8 +102,9 @@ class StoreHistory:
         self._embedder = embedder
         self._vectors: dict[tuple[int, str], np.ndarray] = {}
 
-    def embed(self, messages: Sequence[EvidenceMessage]) -> np.ndarray:
-        keys = [(m.message_id, message_text(m)) for m in messages]
+    def embed(self, messages: Sequence[EvidenceMessage], speaker: bool = True) -> np.ndarray:
+        as_text = message_text if speaker else message_body
+        keys = [(m.message_id, as_text(m)) for m in messages]
         missing = list({k: None for k in keys if k not in self._vectors})
         if missing:
             if len(self._vectors) + len(missing) > CACHE_LIMIT:

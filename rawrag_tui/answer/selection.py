@@ -12,9 +12,13 @@ the evidence:
   to the question in meaning (the home's embedder, answer/history.py): a
   statement often shares no word with the question that asks for it ("What
   is Priya's job?" - "First week as a UX designer at Monzo done!"), and
-  then only its meaning finds it among the windows' hundred-odd messages;
-  those of the people the question names (their conversations, their name)
-  come before the others;
+  then only its meaning finds it among the windows' hundred-odd messages.
+  Meaning is compared without the people's names on either side (the
+  messages without their speakers, the question without the speakers'
+  names, answer/history.py): a name outweighs a short line. Who is asked
+  about is matched by name instead: where the question names one of the
+  speakers, only the anchors of those people (their conversations, their
+  name) are kept;
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
@@ -43,7 +47,7 @@ import numpy as np
 from ..lang import query_terms
 from ..search.types import EvidenceMessage, Hit
 from .evidence import EvidenceViews
-from .history import History
+from .history import History, without_names
 from .packing import PackedEvidence, TokenCounter, conversation_header, day_line, numbered_line, pack_evidence, render
 from .timeline import Timeline, follow_subjects
 
@@ -85,9 +89,11 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     matches = {mid: len(terms & views(m).stems) for mid, m in messages.items()}
     anchors = sorted((m for m in messages.values() if matches[m.message_id]),
                      key=lambda m: (best_rank[m.message_id], -matches[m.message_id], m.seq))
+    # Meaning is compared without the people's names (answer/history.py, message_text).
+    about = without_names(question, {m.speaker for m in messages.values()})
     if history is not None:
-        anchors = _fused_with_meaning(anchors, question, list(messages.values()), history)
-    anchors, theirs = _theirs_first(anchors, question, messages.values(), views)
+        anchors = _fused_with_meaning(anchors, about, list(messages.values()), history)
+    anchors, theirs = _only_theirs(anchors, question, messages.values(), views)
     if not anchors or theirs is False:
         # No word anchor (or none of the people the question names): the
         # search's own order, whole windows, is the better evidence.
@@ -172,13 +178,13 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
 def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: list[EvidenceMessage],
                         history: History) -> list[EvidenceMessage]:
     """The word ``anchors`` and the :data:`MEANING_ANCHORS` messages of ``pool``
-    closest to ``question`` by the home's embedder (within :data:`MEANING_SPREAD`
+    closest to ``question`` (its names left out) by the home's embedder (within :data:`MEANING_SPREAD`
     of the closest), in one order: each message scores 1/(:data:`FUSION_K` +
     its place) in each list it is in. No word of any language is read for the
     second list."""
     if not pool:
         return anchors
-    closeness = history.embed(pool) @ history.embed_question(question)
+    closeness = history.embed(pool, speaker=False) @ history.embed_question(question)
     floor = float(closeness.max()) - MEANING_SPREAD
     closest = [pool[i] for i in np.argsort(-closeness, kind="stable")[:MEANING_ANCHORS] if closeness[i] >= floor]
     score: dict[int, float] = {}
@@ -190,22 +196,25 @@ def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: lis
     return sorted(by_id.values(), key=lambda m: -score[m.message_id])
 
 
-def _theirs_first(anchors: list[EvidenceMessage], question: str, messages: Iterable[EvidenceMessage],
+def _only_theirs(anchors: list[EvidenceMessage], question: str, messages: Iterable[EvidenceMessage],
                   views: EvidenceViews) -> tuple[list[EvidenceMessage], bool | None]:
-    """``anchors`` with those of the people the question names first: the
-    messages of a conversation one of them writes in, or naming them. "Where
-    does Amir live?" is about Amir's chat, not the one where Hannah writes
-    that she lives in Chorlton (the bundled reader answered "Chorlton"). A
-    speaker's name is how a person is told apart in every language ("李娜"
-    too); the others keep their order after them, for room left over. The
+    """Of ``anchors``, those of the people the question names: the messages of
+    a conversation one of them writes in, or naming them. "Where does Amir
+    live?" is about Amir's chat, not the one where Hannah writes that she
+    lives in Chorlton (the bundled reader answered "Chorlton"). A speaker's
+    name is how a person is told apart in every language ("李娜" too). The
+    others' anchors are left out, not put after theirs: the meaning anchors
+    are chosen without the names (answer/history.py, ``message_text``), so
+    they bring every person's statements of the kind asked about, and a small
+    reader copies another person's e-mail address or number from them. The
     second value: None when the question names no one the evidence's
-    speakers are, else whether any anchor is theirs."""
+    speakers are, else whether any anchor is theirs (if none, all are kept)."""
     people = query_terms(question) & views.speakers(messages)
     if not people:
         return anchors, None
     theirs = {m.conversation_id for m in messages if views(m).speaker_stems & people}
     first = [a for a in anchors if a.conversation_id in theirs or views(a).stems & people]
-    return first + [a for a in anchors if a not in first], bool(first)
+    return (first, True) if first else (anchors, False)
 
 
 def _without_superseded(candidate: list[EvidenceMessage], superseded: dict[int, int],
