@@ -89,7 +89,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     matches = {mid: len(terms & views(m).stems) for mid, m in messages.items()}
     anchors = sorted((m for m in messages.values() if matches[m.message_id]),
                      key=lambda m: (best_rank[m.message_id], -matches[m.message_id], m.seq))
-    # Meaning is compared without the people's names (answer/history.py, message_text).
+    # Meaning is compared without the people's names (answer/history.py, message_body, without_names).
     about = without_names(question, {m.speaker for m in messages.values()})
     if history is not None:
         anchors = _fused_with_meaning(anchors, about, list(messages.values()), history)
@@ -204,7 +204,7 @@ def _only_theirs(anchors: list[EvidenceMessage], question: str, messages: Iterab
     lives in Chorlton (the bundled reader answered "Chorlton"). A speaker's
     name is how a person is told apart in every language ("李娜" too). The
     others' anchors are left out, not put after theirs: the meaning anchors
-    are chosen without the names (answer/history.py, ``message_text``), so
+    are chosen without the names (answer/history.py, ``message_body``), so
     they bring every person's statements of the kind asked about, and a small
     reader copies another person's e-mail address or number from them. The
     second value: None when the question names no one the evidence's
