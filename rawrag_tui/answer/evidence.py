@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cached_property
 
-from ..lang import subject_terms
+from .. import lang
+from ..lang import query_terms, subject_terms
 from ..search.types import EvidenceMessage
 from ..words import word_stems
 from .dates import annotate, dates_in
@@ -78,13 +79,37 @@ class EvidenceViews:
             view = self._views[message.message_id] = MessageView(message)
         return view
 
-    def speakers(self, messages: Iterable[EvidenceMessage]) -> set[str]:
+    def speakers(self, messages: Iterable[EvidenceMessage], question: str | None = None) -> set[str]:
         """The stems of every speaker's name among ``messages``: they match every
-        line a person wrote, so they never name a subject."""
-        return set().union(*(self(m).speaker_stems for m in messages))
+        line a person wrote, so they never name a subject. Each name is cut by
+        its own language and, given ``question``, by the question's: "Jonas"
+        alone reads as English ("jona"), in a German question it is "jonas"."""
+        stems = set().union(*(self(m).speaker_stems for m in messages))
+        if question is not None:
+            stems |= set().union(*(_terms_as_in(question, name) for name in {m.speaker for m in messages}))
+        return stems
+
+    def named(self, question: str, messages: Iterable[EvidenceMessage]) -> tuple[set[str], set[str]]:
+        """The speakers among ``messages`` whom ``question`` names, and the stems
+        that name them in a message (the question's, and the same words as a
+        message in another language stems them)."""
+        asked = query_terms(question)
+        names: set[str] = set()
+        stems: set[str] = set()
+        for name in {m.speaker for m in messages}:
+            for _, _, word, term in lang.of(question).tokens(name):
+                if term in asked:
+                    names.add(name)
+                    stems |= {term} | word_stems(word)
+        return names, stems
 
     def subject(self, question: str, messages: Iterable[EvidenceMessage],
                 not_subject: Iterable[str] = ()) -> set[str]:
         """The question's content stems (and its compounds' parts) that can name a subject:
         not a speaker among ``messages`` and not one of ``not_subject`` (a check's question words)."""
-        return subject_terms(question) - self.speakers(messages) - set(not_subject)
+        return subject_terms(question) - self.speakers(messages, question) - set(not_subject)
+
+
+def _terms_as_in(question: str, name: str) -> set[str]:
+    """``name``'s terms as ``question``'s language cuts them."""
+    return {term for _, _, _, term in lang.of(question).tokens(name)}

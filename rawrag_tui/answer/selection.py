@@ -44,7 +44,6 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..lang import query_terms
 from ..search.types import EvidenceMessage, Hit
 from .evidence import EvidenceViews
 from .history import History, without_names
@@ -209,10 +208,11 @@ def _only_theirs(anchors: list[EvidenceMessage], question: str, messages: Iterab
     reader copies another person's e-mail address or number from them. The
     second value: None when the question names no one the evidence's
     speakers are, else whether any anchor is theirs (if none, all are kept)."""
-    people = query_terms(question) & views.speakers(messages)
-    if not people:
+    messages = list(messages)
+    named, people = views.named(question, messages)
+    if not named:
         return anchors, None
-    theirs = {m.conversation_id for m in messages if views(m).speaker_stems & people}
+    theirs = {m.conversation_id for m in messages if m.speaker in named}
     first = [a for a in anchors if a.conversation_id in theirs or views(a).stems & people]
     return (first, True) if first else (anchors, False)
 
