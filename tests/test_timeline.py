@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rawrag_tui.answer import timeline as timeline_module
+from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.history import message_body, message_text, without_names
 from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
@@ -297,3 +298,25 @@ def test_only_the_messages_of_the_person_asked_about_are_read(embedder):
     both = select_evidence(hits, "Which email addresses were shared?", 500, lambda t: len(t.split()),
                            history=ListHistory(embedder, EMAILS))
     assert "jess.okaforreid@gmail.com" in both.text and "priya.nair@proton.me" in both.text
+
+
+MAILS_DE = [
+    msg(1, "Meine neue Adresse ist mehmet.yilmaz@posteo.de, die alte lese ich nicht mehr.", "2025-05-02T09:00:00",
+        "Mehmet", conv=1),
+    msg(2, "Alles klar, danke!", "2025-05-02T09:03:00", "Anna", conv=1),
+    msg(3, "Schreib mir ab jetzt an jonas.becker@web.de, das Uni-Postfach ist weg.", "2025-11-20T18:00:00",
+        "Jonas", conv=2),
+    msg(4, "Mach ich.", "2025-11-20T18:05:00", "Lena", conv=2),
+]
+
+
+def test_a_name_is_matched_as_the_questions_language_cuts_it(embedder):
+    # "Jonas" alone reads as English and stems to "jona"; the German question
+    # keeps "jonas". Matched by the question's language, only his chat is read.
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=MAILS_DE[:2]), Hit(2, 2, "chat 2", 2, "", messages=MAILS_DE[2:])]
+    views = EvidenceViews()
+    assert views.named("Wie lautet die E-Mail-Adresse von Jonas?", MAILS_DE)[0] == {"Jonas"}
+    assert "jonas" not in views.subject("Wo wohnt Jonas jetzt?", MAILS_DE)  # a person, not a subject
+    packed = select_evidence(hits, "Wie lautet die E-Mail-Adresse von Jonas?", 500, lambda t: len(t.split()),
+                             history=ListHistory(embedder, MAILS_DE))
+    assert "jonas.becker@web.de" in packed.text and "mehmet" not in packed.text
