@@ -4,8 +4,10 @@ later message on the same subject, gives way to the later value
 
 from __future__ import annotations
 
+from rawrag_tui.answer.checks import first_correction
 from rawrag_tui.answer.checks.later_values import answer_value
 from rawrag_tui.answer.checks.later_values import check as later_value
+from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 from tests.test_stated_dates import OneAnswer
@@ -71,6 +73,22 @@ def test_the_answer_says_what_was_replaced_and_cites_the_later_message():
     assert answer.to_json()["correction"] == answer.correction
     kept = answer_question(QUESTION, result, lambda: OneAnswer("1:50"), prompt_style="plain")
     assert kept.answer == "1:50" and kept.reader_said == "" and kept.correction == ""
+
+
+def test_a_message_marked_latest_is_on_the_subject_where_the_message_it_answered_is_left_out():
+    # The demo's evidence: the goal itself names no subject word, and the
+    # assistant's "A 1:50 finish needs..." it replied to was left out (it states
+    # the same value, so the timeline dropped it as superseded).
+    shown = [msg(29, RUN[1].text, "2026-03-22T09:00:30Z", "Assistant"),
+             msg(30, "Two hours sounds right. Let's plan for 2:00.", "2026-03-22T09:03:00Z"),
+             RUN[2], RUN[4]]
+    assert later_value(QUESTION, "2:00", shown) is None
+    stated = later_value(QUESTION, "2:00", shown, latest={33})
+    assert stated is not None and (stated.message, stated.text) == (4, "1:50")
+    fixed = first_correction(QUESTION, "2:00", "2:00", shown, EvidenceViews(), latest={33})
+    assert fixed is not None and fixed.correction.text == "1:50"
+    # Marked latest but stating the value the reader gave: kept.
+    assert later_value(QUESTION, "1:50", shown, latest={33}) is None
 
 
 # Kenta's e-mail, changed once (tests/data: the Japanese changed-facts chat's shape).

@@ -162,7 +162,7 @@ def answer_question(
     # windows, no history) the question's own words and years do.
     earlier = packed.earlier or asks_about_earlier(question, ())
     corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views,
-                                 checks, date, earlier)
+                                 checks, date, earlier, packed.latest)
     if corrected is not None:
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message] if corrected.correction.message else []

@@ -17,7 +17,7 @@ settings.py's ``ANSWER_CHECKS``.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ...search.types import EvidenceMessage
@@ -44,18 +44,20 @@ class Corrected:
 
 def first_correction(question: str, answer: str, said: str, messages: Sequence[EvidenceMessage],
                      views: EvidenceViews, names: Sequence[str] | None = None,
-                     date: str | dt.date | None = None, earlier: bool = False) -> Corrected | None:
+                     date: str | dt.date | None = None, earlier: bool = False,
+                     latest: Collection[int] = ()) -> Corrected | None:
     """The first of the checks ``names`` (default: all, in their order) to correct the
     reader's ``answer`` (``said``: the same without its citations; ``date``: the day
     the question is asked, default today; ``earlier``: the question names an earlier
-    state, where the latest statement is the wrong answer); None keeps it. An
+    state, where the latest statement is the wrong answer; ``latest``: the messages
+    marked as the newest on their subject); None keeps it. An
     abstention is never corrected."""
     if is_abstention(answer):
         return None
     today = parse_question_date(date)
     for name in ANSWER_CHECKS if names is None else names:
         each = BY_NAME[name]
-        correction = each.check(question, said, messages, views, today, earlier)
+        correction = each.check(question, said, messages, views, today, earlier, latest)
         if correction is not None:
             return Corrected(correction, each.explain(said.strip(), correction))
     return None

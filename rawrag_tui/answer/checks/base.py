@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -32,10 +32,11 @@ class Check(Protocol):
 
     def check(self, question: str, said: str, messages: Sequence[EvidenceMessage],
               views: EvidenceViews | None = None, today: dt.date | None = None,
-              earlier: bool = False) -> Correction | None:
+              earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
         """The correction for the reader's answer ``said`` (its citations removed; ``today``: the
         day the question is asked; ``earlier``: the question names a state earlier than the
-        latest, answer/timeline.py), or None to keep it."""
+        latest, answer/timeline.py; ``latest``: the ids of the messages the evidence marks as
+        the newest on an anchor's subject), or None to keep it."""
 
     def explain(self, answer: str, correction: Correction) -> str:
         """The note the faces show under the corrected answer: what the reader

@@ -15,7 +15,9 @@ recognisable kind gets a second look that needs no model:
   value is the one checked;
 - the value is **stale** when a message later than every message stating it,
   in a conversation where it is stated, on the question's subject (sharing
-  a subject word with the question, or replying to a message that does),
+  a subject word with the question, replying to a message that does, or
+  marked by the evidence as the latest on an anchor's subject: the timeline
+  linked it by meaning, answer/timeline.py),
   states a different value of the same kind (another chat's e-mail address
   is someone else's, not a newer one);
 - then the latest such message's value (the one nearest a subject word in
@@ -40,7 +42,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ... import lang
 from ...search.types import EvidenceMessage
@@ -93,7 +95,7 @@ def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | Non
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None,
-          earlier: bool = False) -> Correction | None:
+          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
     """The value to answer with instead of ``said``, or None to keep the reader's
     (``today`` is not used; ``earlier``: the question names an earlier state)."""
     found = answer_value(said)
@@ -114,7 +116,10 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     stated: list[tuple[str, int, str]] = []
     for n, m in enumerate(messages, 1):
         # A reply to a message on the subject is on it too: "OK, new goal: 1:50." names no subject word.
-        on_subject = (m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
+        # So is a message the evidence marks as the latest on an anchor's subject (answer/timeline.py):
+        # it was linked to the anchor by meaning, where the message it replied to was left out.
+        on_subject = ((m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
+                      or m.message_id in latest)
         if not m.timestamp or not on_subject or m.conversation_id not in conversations:
             continue
         other = _nearest_subject_value(views(m).text, kind, subject)

@@ -20,7 +20,7 @@ F1 0; no right answer of the LoCoMo or changed-facts sets is one.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ... import lang
 from ...search.types import EvidenceMessage
@@ -51,7 +51,7 @@ def repeats_question(question: str, said: str) -> bool:
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None,
-          earlier: bool = False) -> Correction | None:
+          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
     """"Not in your history" for an answer that only repeats the question, else None."""
     return Correction(0, NOT_IN_HISTORY) if repeats_question(question, said) else None
 

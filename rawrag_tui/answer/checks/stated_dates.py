@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ... import lang
 from ...search.types import EvidenceMessage
@@ -124,7 +124,7 @@ def earliest_stated_date(question: str, messages: Sequence[EvidenceMessage],
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None,
-          earlier: bool = False) -> Correction | None:
+          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
     """The stated date to answer with instead of ``said``, or None to keep the reader's.
 
     An answer holding the day the question is asked, which no message states,
