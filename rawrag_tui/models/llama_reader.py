@@ -367,7 +367,13 @@ class LlamaReader:
         """Read the prompt into the KV cache, reusing the prefix already there.
 
         At least the last token is always read again, so the logits the first
-        answer token is sampled from belong to this prompt.
+        answer token is sampled from belong to this prompt. Only the fixed
+        prefix (:meth:`warm`) is reused, never more of the last prompt: where
+        the evidence's reading starts, and so how it is cut into batches,
+        changes the sums a little, and the 0.5B reader's greedy answer with
+        them (the demo's wedding read after two other questions was "(19
+        March 2026)", asked first the right date, from the same prompt). The
+        same prompt now gets the same answer whatever was asked before.
         """
         llama = self._llama
         started = time.perf_counter()
@@ -376,6 +382,8 @@ class LlamaReader:
             if have != want:
                 break
             cached += 1
+        prefix = len(self._prefix)
+        cached = prefix if cached >= prefix and tokens[:prefix] == self._prefix else 0
         if cached and not llama._ctx.kv_cache_seq_rm(-1, cached, -1):
             cached = 0  # this model's cache cannot be cut: read it all
         if not cached:
