@@ -156,7 +156,7 @@ def test_context_sized_to_the_prompt_not_the_model(llama):
 
 @pytest.mark.reader
 @needs_reader
-def test_only_the_warmed_prefix_is_reused_so_an_answer_does_not_depend_on_what_was_asked_before(reader):
+def test_only_the_warmed_prefix_is_reused_so_an_answer_does_not_depend_on_what_was_asked_before(reader, settings):
     head = "Messages from the user's chat history:\n" + "[1] Caroline: Max is a golden retriever.\n" * 60
     progress = []
     "".join(reader.answer(head + "Question: What breed is Max?", 8, on_progress=lambda *p: progress.append(p)))
@@ -172,6 +172,16 @@ def test_only_the_warmed_prefix_is_reused_so_an_answer_does_not_depend_on_what_w
     again = "".join(reader.answer(head + "Question: What breed is Max?", 8))
     # Not the last prompt's longer match: the same prompt is read the same way, so answered the same.
     assert reader.last_prefill["cached_tokens"] == warmed.cached and again == first
+    # Evidence two prompts share beyond the prefix is reused in whole batches,
+    # cut as a fresh read would cut it: the same answer still.
+    body = "[2] Caroline: Max loves the beach at Brighton.\n" * 40
+    plain = reader.warm("Messages:\n", 2048)
+    alone = "".join(reader.answer("Messages:\n" + body + "Question: Where does Max like to go?", 8))
+    "".join(reader.answer("Messages:\n" + body + "Question: What does Max love?", 8))
+    reused = reader.last_prefill["cached_tokens"] - plain.cached
+    assert reused >= settings.reader.batch and reused % settings.reader.batch == 0
+    after = "".join(reader.answer("Messages:\n" + body + "Question: Where does Max like to go?", 8))
+    assert after == alone
 
 
 @pytest.mark.reader

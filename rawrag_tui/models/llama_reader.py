@@ -367,13 +367,14 @@ class LlamaReader:
         """Read the prompt into the KV cache, reusing the prefix already there.
 
         At least the last token is always read again, so the logits the first
-        answer token is sampled from belong to this prompt. Only the fixed
-        prefix (:meth:`warm`) is reused, never more of the last prompt: where
-        the evidence's reading starts, and so how it is cut into batches,
-        changes the sums a little, and the 0.5B reader's greedy answer with
-        them (the demo's wedding read after two other questions was "(19
-        March 2026)", asked first the right date, from the same prompt). The
-        same prompt now gets the same answer whatever was asked before.
+        answer token is sampled from belong to this prompt. Beyond the fixed
+        prefix (:meth:`warm`), what the last prompt shared is reused in whole
+        batches only, counted from the prefix's end: where the rest's reading
+        starts, and so how it is cut into batches, changes the sums a little,
+        and the 0.5B reader's greedy answer with them (the demo's wedding read
+        after two other questions was "(19 March 2026)", asked first the right
+        date, from the same prompt). Cut the same way as a fresh read, the
+        same prompt gets the same answer whatever was asked before.
         """
         llama = self._llama
         started = time.perf_counter()
@@ -383,7 +384,10 @@ class LlamaReader:
                 break
             cached += 1
         prefix = len(self._prefix)
-        cached = prefix if cached >= prefix and tokens[:prefix] == self._prefix else 0
+        if cached >= prefix and tokens[:prefix] == self._prefix:
+            cached = prefix + (cached - prefix) // llama.n_batch * llama.n_batch
+        else:
+            cached = 0
         if cached and not llama._ctx.kv_cache_seq_rm(-1, cached, -1):
             cached = 0  # this model's cache cannot be cut: read it all
         if not cached:
