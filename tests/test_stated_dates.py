@@ -3,7 +3,7 @@ date the latest message on the subject states (answer/checks/stated_dates.py).""
 
 from __future__ import annotations
 
-from rawrag_tui.answer.checks.stated_dates import asks_when, is_stated, latest_stated_date
+from rawrag_tui.answer.checks.stated_dates import asks_when, explain, is_stated, latest_stated_date
 from rawrag_tui.answer.checks.stated_dates import check as second_pass
 from rawrag_tui.answer.dates import dates_in
 from rawrag_tui.answer.reading import answer_question
@@ -63,6 +63,22 @@ def test_a_stated_answer_is_kept_and_an_unstated_date_gives_way_to_the_latest_st
     assert latest_stated_date(QUESTION, TRIP[:1]).text == "12 April 2026"
     # A message off the subject states no date for it ("3 May works" shares no subject word).
     assert latest_stated_date(QUESTION, [TRIP[2], TRIP[3]]) is None
+
+
+def test_a_date_only_an_earlier_message_on_the_subject_states_gives_way_to_the_latest():
+    # The first plan's date, stated by [1], moved by [2]: the reader took the superseded plan.
+    moved = second_pass(QUESTION, "Saturday 12 April", TRIP)
+    assert moved is not None and (moved.message, moved.text, moved.superseded) == (2, "3 May 2026", True)
+    assert "what an earlier message said; [2]" in explain("Saturday 12 April", moved)
+    # The latest message's own date, and a date only a message off the subject states, are kept.
+    assert second_pass(QUESTION, "3 May", TRIP) is None
+    off = msg(5, "My sister's birthday is on 20 April.", "2026-04-10T10:00:00Z", "Leo")
+    assert second_pass(QUESTION, "20 April", [*TRIP, off]) is None
+    # Without a later statement on the subject the stated date stands.
+    assert second_pass(QUESTION, "Saturday 12 April", TRIP[:1]) is None
+    # A question about an earlier state still wants the earliest (the rule above).
+    assert second_pass("When was the Fontainebleau climbing trip first planned for?", "Saturday 12 April",
+                       TRIP, earlier=True) is None
 
 
 def test_non_when_questions_and_abstentions_keep_the_readers_words():

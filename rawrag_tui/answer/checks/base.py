@@ -23,6 +23,9 @@ class Correction:
     #: Whether it is an earlier statement than the reader's, for a question
     #: about the past (the reader gave the latest), rather than the latest.
     earlier: bool = False
+    #: Whether an earlier message on the subject states the reader's answer
+    #: (a value the replacement's later message changed), rather than none.
+    superseded: bool = False
 
 
 class Check(Protocol):

@@ -18,8 +18,11 @@ that needs no model:
 - the reader's own words are kept beside it, so the faces can say what was
   replaced and why.
 
-Only dates are touched, and only when the reader's date has no message
-behind it: an answer a message states is never overridden. An answer that
+Only dates are touched: a date no message states, and a date that only an
+*earlier* message on the question's subject states where a later one on it
+states another (the reader took a plan the later message moved: "When was
+Elena's viva?", "16 January" from the message that postponed it, where the
+latest says it happened on 6 February). An answer that
 holds the day the question is asked (``today``), which no message states,
 gets the same pass whatever the question: the reader was not told that date
 to answer with it.
@@ -97,10 +100,22 @@ def _subject_dates(question: str, messages: Sequence[EvidenceMessage],
 
 
 def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
-                       views: EvidenceViews | None = None) -> Correction | None:
-    """The date stated by the latest message on the question's subject, if any states one."""
-    stated = _subject_dates(question, messages, views or EvidenceViews())
-    return Correction(stated[-1][1], stated[-1][2][-1]) if stated else None
+                       views: EvidenceViews | None = None, unless: str = "") -> Correction | None:
+    """The date stated by the latest message on the question's subject, if any
+    states one; with the reader's ``unless`` (a date some message states), only
+    where an earlier message on the subject states it and the latest does not
+    (the reader took a superseded date; one stated off the subject, or by the
+    latest message too, is kept)."""
+    views = views or EvidenceViews()
+    stated = _subject_dates(question, messages, views)
+    if not stated:
+        return None
+    latest = stated[-1]
+    if unless:
+        earlier = [messages[n - 1] for _, n, _ in stated[:-1]]
+        if is_stated(unless, [messages[latest[1] - 1]], views) or not is_stated(unless, earlier, views):
+            return None
+    return Correction(latest[1], latest[2][-1], superseded=bool(unless))
 
 
 def earliest_stated_date(question: str, messages: Sequence[EvidenceMessage],
@@ -141,10 +156,10 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     stated = is_stated(said, messages, views)
     if earlier and asks_when(question):
         found = earliest_stated_date(question, messages, views, unless=said if stated else "")
-    elif stated:
+    elif stated and not asks_when(question):
         return None
     else:
-        found = latest_stated_date(question, messages, views)
+        found = latest_stated_date(question, messages, views, unless=said if stated else "")
     if found is None and unstated_today and not stated:
         return Correction(0, NOT_IN_HISTORY)
     return found
@@ -158,6 +173,7 @@ def explain(answer: str, correction: Correction) -> str:
         return f'the reader said "{answer}": the day the question is asked, which no message says'
     # "that states a date": a later message on the subject may state none (a
     # cancelled plan), and then [n] is not the latest message on it.
-    return (f'the reader said "{answer}", which no message says; [{correction.message}], '
+    said = "what an earlier message said" if correction.superseded else "which no message says"
+    return (f'the reader said "{answer}", {said}; [{correction.message}], '
             f"the latest message on this that states a date, says {correction.text}")
 
