@@ -74,6 +74,11 @@ def test_a_date_only_an_earlier_message_on_the_subject_states_gives_way_to_the_l
     assert second_pass(QUESTION, "3 May", TRIP) is None
     off = msg(5, "My sister's birthday is on 20 April.", "2026-04-10T10:00:00Z", "Leo")
     assert second_pass(QUESTION, "20 April", [*TRIP, off]) is None
+    # A later date on the subject in another chat is another event, not a newer plan.
+    other_chat = EvidenceMessage(9, "m9", 2, "Leo & Sam", 1, "2026-04-20T10:00:00Z", "Leo", "user",
+                                 "Our own climbing trip to Fontainebleau is on 14 June.")
+    assert second_pass(QUESTION, "Saturday 3 May", [*TRIP, other_chat]) is None
+    assert second_pass(QUESTION, "Saturday 12 April", [*TRIP, other_chat]).text == "3 May 2026"
     # Without a later statement on the subject the stated date stands.
     assert second_pass(QUESTION, "Saturday 12 April", TRIP[:1]) is None
     # A question about an earlier state still wants the earliest (the rule above).

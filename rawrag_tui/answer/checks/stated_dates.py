@@ -108,13 +108,16 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
     latest message too, is kept)."""
     views = views or EvidenceViews()
     stated = _subject_dates(question, messages, views)
+    if unless:
+        # Only the conversations stating the reader's date: another chat's date is another event
+        # ("Zoe's wedding" moved to 11 October; Daniel's, in his chat, is "next year").
+        where = {messages[n - 1].conversation_id for _, n, _ in stated if is_stated(unless, [messages[n - 1]], views)}
+        stated = [s for s in stated if messages[s[1] - 1].conversation_id in where]
+        if not stated or is_stated(unless, [messages[stated[-1][1] - 1]], views):
+            return None
     if not stated:
         return None
     latest = stated[-1]
-    if unless:
-        earlier = [messages[n - 1] for _, n, _ in stated[:-1]]
-        if is_stated(unless, [messages[latest[1] - 1]], views) or not is_stated(unless, earlier, views):
-            return None
     return Correction(latest[1], latest[2][-1], superseded=bool(unless))
 
 
