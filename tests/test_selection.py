@@ -6,7 +6,7 @@ with a reader that records its prompt."""
 from __future__ import annotations
 
 from rawrag_tui.answer.citations import CitationFilter
-from rawrag_tui.answer.dates import annotate
+from rawrag_tui.answer.dates import annotate, dates_in
 from rawrag_tui.answer.evidence import MessageView
 from rawrag_tui.answer.prompts import LATEST_MARK
 from rawrag_tui.answer.reading import answer_question
@@ -41,6 +41,19 @@ def test_relative_times_gain_the_date_they_meant_from_the_message_date():
     assert annotate("next month, see you tomorrow", "2023-12-31T10:00:00") == \
         "next month (January 2024), see you tomorrow (1 January 2024)"
     assert annotate("yesterday", None) == "yesterday"  # no date, nothing to resolve
+
+
+def test_a_day_of_the_month_named_alone_is_the_next_such_day():
+    sent = "2025-10-19T18:00:00Z"
+    assert annotate("Wedding's in three weeks, are you still good for the 8th?", sent) == \
+        "Wedding's in three weeks, are you still good for the 8th (8 November 2025)?"
+    assert annotate("see you on the 19th!", sent) == "see you on the 19th (19 October 2025)!"
+    assert annotate("the 31st", "2025-02-05T10:00:00Z") == "the 31st (31 March 2025)"  # February has none
+    # A month, a noun after it, or no such day: not a day of the coming month.
+    for text in ("on the 8th of May", "the 3rd time", "the 5th floor", "I've called off the 40th."):
+        assert annotate(text, sent) == text
+    # The stated-date check reads it like any stated date.
+    assert dates_in("Are you still good for the 8th?", sent) == ["8 November 2025"]
 
 
 def test_the_reader_sees_the_annotation_and_the_store_keeps_the_raw_text():

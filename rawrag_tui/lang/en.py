@@ -92,6 +92,12 @@ _PHRASE = re.compile(
     r"|(?P<rel>last|next|this|past)\s+(?P<what>week(?:end)?|month|year|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday))\b", re.IGNORECASE)
 
+#: "the 8th" with no month: a day of the coming month ("Wedding's in three
+#: weeks, are you still good for the 8th?"); not "the 8th of May" (a stated
+#: date) nor "the 3rd time", "the 40th".
+_DAY_OF_MONTH = re.compile(r"\bthe (?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b(?!\s*(?:of\b|[^\W\d_]))",
+                           re.IGNORECASE)
+
 
 def _month(d: dt.date) -> str:
     return d.strftime("%B %Y")
@@ -138,6 +144,22 @@ def _relative(rel: str, what: str, d: dt.date) -> str | None:
     return None
 
 
+def _next_day_of_month(day: int, d: dt.date) -> str | None:
+    """The first date on or after ``d`` that is the ``day``-th of its month: a
+    day named without a month is a plan (one already past is said with a
+    month, or with the past tense's own words)."""
+    first = dt.date(d.year, d.month, 1)
+    for months in range(3):  # the 31st may skip a month
+        start = _shift_month(first, months)
+        try:
+            found = start.replace(day=day)
+        except ValueError:
+            continue
+        if found >= d:
+            return long_date(found)
+    return None
+
+
 def _ago(n: int, unit: str, d: dt.date) -> str:
     unit = unit.lower()
     if unit == "day":
@@ -158,6 +180,10 @@ def annotate(text: str, day: dt.date) -> str:
         if any(s <= m.start() < e for s, e, _ in spans):
             continue
         meaning = _fixed(m["fixed"], day) if m["fixed"] else _relative(m["rel"], m["what"], day)
+        if meaning:
+            spans.append((m.start(), m.end(), meaning))
+    for m in _DAY_OF_MONTH.finditer(text):
+        meaning = _next_day_of_month(int(m["day"]), day) if int(m["day"]) else None
         if meaning:
             spans.append((m.start(), m.end(), meaning))
     out, last = [], 0

@@ -176,7 +176,8 @@ def explain(answer: str, correction: Correction) -> str:
         return f'the reader said "{answer}": the day the question is asked, which no message says'
     # "that states a date": a later message on the subject may state none (a
     # cancelled plan), and then [n] is not the latest message on it.
-    said = "what an earlier message said" if correction.superseded else "which no message says"
-    return (f'the reader said "{answer}", {said}; [{correction.message}], '
-            f"the latest message on this that states a date, says {correction.text}")
+    latest = f"[{correction.message}], the latest message on this that states a date, says {correction.text}"
+    if correction.superseded:
+        return f'the reader said "{answer}", what an earlier message said; {latest}'
+    return f'the reader said "{answer}", which no message says; {latest}'
 
