@@ -82,8 +82,15 @@ def test_a_cjk_when_answer_no_message_states_gives_way_to_the_latest_stated_date
     ("田中さんはどこに住んでいますか？", "札幌",
      [msg(1, "来月から札幌に住むことになりました。", "2026-01-01T10:00:00Z", "田中"),
       msg(2, "いいね！", "2026-01-01T10:05:00Z", "鈴木")], "m1"),
+    # A date with the year the message implies ("2月14日", sent in January 2025), in either script.
+    ("健太と美咲の北海道スキー旅行はいつ出発しますか？", "2025年2月14日",
+     [msg(1, "うん！2月14日出発でニセコね", "2025-01-10T10:00:00Z", "美咲"),
+      msg(2, "楽しみ！", "2025-01-10T10:05:00Z", "健太")], "m1"),
+    ("When is the Fontainebleau trip?", "3 May 2026",
+     [msg(1, "Shall we move the Fontainebleau trip to Saturday 3 May?", "2026-04-08T07:30:00Z", "Sam"),
+      msg(2, "Works for me.", "2026-04-08T07:41:00Z", "Leo")], "m1"),
 ])
-def test_cjk_answers_are_matched_to_their_sources_not_flagged(question, said, messages, source):
+def test_answers_in_any_script_are_matched_to_their_sources_not_flagged(question, said, messages, source):
     answer = answer_question(question, result_of(question, messages), lambda: OneAnswer(said),
                              prompt_style="plain", checks=())
     assert not answer.unsupported and [c.external_id for c in answer.citations] == [source]

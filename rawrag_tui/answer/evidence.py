@@ -49,8 +49,12 @@ class MessageView:
     @cached_property
     def supporting_stems(self) -> frozenset[str]:
         """The stems an answer is matched against: speaker, text with relative
-        times resolved ("yesterday (7 May 2023)" supports "7 May 2023"), captions."""
-        return self.speaker_stems | word_stems(f"{self.annotated} {' '.join(self.message.captions)}")
+        times resolved ("yesterday (7 May 2023)" supports "7 May 2023"), the
+        dates it states with their year ("Saturday 3 May", sent in April 2026,
+        supports "3 May 2026"; "2月14日" sent in January 2025, "2025年2月14日"),
+        captions."""
+        stated = " ".join(self.stated_dates)
+        return self.speaker_stems | word_stems(f"{self.annotated} {stated} {' '.join(self.message.captions)}")
 
     @cached_property
     def body(self) -> str:
