@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             score = locomo_score(ans.plain_text(), qa["answer"], qa["category"])
             row = {
                 "i": i, "category": qa["category"], "question": qa["question"], "gold": str(qa["answer"]),
-                "answer": ans.answer, "f1": score, "seconds": seconds, "search_s": t_search,
+                "answer": ans.answer, "reader_said": ans.reader_said, "correction": ans.correction,
+                "f1": score, "seconds": seconds, "search_s": t_search,
                 "read_s": ans.timings.get("read", 0.0), "first_token_s": ans.timings.get("first_token", 0.0),
                 "evidence_tokens": ans.evidence_tokens, "prompt_tokens": ans.prompt_tokens,
                 "evidence_budget": ans.evidence_budget, "prompt_rate": ans.prompt_rate,
