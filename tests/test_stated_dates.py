@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rawrag_tui.answer.checks.stated_dates import asks_when, explain, is_stated, latest_stated_date
 from rawrag_tui.answer.checks.stated_dates import check as second_pass
-from rawrag_tui.answer.dates import dates_in
+from rawrag_tui.answer.dates import dates_in, planned_dates
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 
@@ -84,6 +84,32 @@ def test_a_date_only_an_earlier_message_on_the_subject_states_gives_way_to_the_l
     # A question about an earlier state still wants the earliest (the rule above).
     assert second_pass("When was the Fontainebleau climbing trip first planned for?", "Saturday 12 April",
                        TRIP, earlier=True) is None
+
+
+def test_a_date_told_as_past_is_one_time_something_happened_not_a_plan_to_move():
+    # LoCoMo's support group: gone to "yesterday", gone to again "last week", weeks later.
+    went = [msg(1, "I went to a LGBTQ support group yesterday and it was so powerful.", "2023-05-08T13:56:00Z",
+                "Caroline"),
+            msg(2, "Last week I went to the support group again.", "2023-07-03T10:00:00Z", "Caroline")]
+    question = "When did Caroline go to the LGBTQ support group?"
+    assert second_pass(question, "7 May 2023", went) is None
+    # The same words as a plan, moved later: the later date wins.
+    planned = [msg(1, "The support group meets next on 12 May.", "2023-05-08T13:56:00Z", "Caroline"),
+               msg(2, "The support group moved to 19 May.", "2023-05-10T10:00:00Z", "Caroline")]
+    assert second_pass("When does the support group meet?", "12 May", planned).text == "19 May 2023"
+
+
+def test_plans_are_the_stated_dates_after_the_day_a_message_was_sent_in_every_language():
+    assert planned_dates("Provisionally 3 December.", "2025-06-14T10:00:00Z") == ["3 December 2025"]
+    assert planned_dates("I went yesterday, and last year too.", "2023-05-08T10:00:00Z") == []
+    assert planned_dates("See you next week, next month.", "2023-05-08T10:00:00Z") == \
+        ["the week after 8 May 2023", "June 2023"]
+    assert planned_dates("2月14日出発でニセコね", "2025-01-10T10:00:00Z") == ["2025年2月14日"]
+    assert planned_dates("去年2月14日我们去了哈尔滨", "2025-03-10T10:00:00Z") == []
+    assert planned_dates("Die Party ist am Samstag, den 15. November", "2025-04-06T10:00:00Z") == \
+        ["15. November 2025"]
+    assert planned_dates("booked for 2026-05-03, paid on 2026-04-01", "2026-04-08T10:00:00Z") == ["3 May 2026"]
+    assert planned_dates("no date", None) == []
 
 
 def test_non_when_questions_and_abstentions_keep_the_readers_words():

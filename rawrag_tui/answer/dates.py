@@ -9,6 +9,6 @@ in the store is never changed: this runs only on the copy a reader is shown.
 
 from __future__ import annotations
 
-from ..lang import annotate, dates_in, long_date, message_date
+from ..lang import annotate, dates_in, long_date, message_date, planned_dates
 
-__all__ = ["annotate", "dates_in", "long_date", "message_date"]
+__all__ = ["annotate", "dates_in", "long_date", "message_date", "planned_dates"]

@@ -18,7 +18,7 @@ from .. import lang
 from ..lang import query_terms, subject_terms
 from ..search.types import EvidenceMessage
 from ..words import word_stems
-from .dates import annotate, dates_in
+from .dates import annotate, dates_in, planned_dates
 
 
 class MessageView:
@@ -69,6 +69,11 @@ class MessageView:
     def stated_dates(self) -> tuple[str, ...]:
         """The dates the text states, each with its year (:func:`~.dates.dates_in`)."""
         return tuple(dates_in(self.message.text, self.message.timestamp, self.annotated))
+
+    @cached_property
+    def planned_dates(self) -> tuple[str, ...]:
+        """The stated dates that lie after the day the message was sent (plans, :func:`~.dates.planned_dates`)."""
+        return tuple(planned_dates(self.message.text, self.message.timestamp, self.annotated))
 
 
 class EvidenceViews:

@@ -36,8 +36,8 @@ from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
 __all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now", "asks_about_past", "asks_when",
-           "dates_in", "detect", "get", "long_date", "message_date", "money_patterns", "of", "query_terms",
-           "subject_terms", "term_spans", "word_stems"]
+           "dates_in", "detect", "get", "long_date", "message_date", "money_patterns", "of", "planned_dates",
+           "query_terms", "subject_terms", "term_spans", "word_stems"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}
@@ -150,6 +150,17 @@ def dates_in(text: str, timestamp: str | None, annotated: str | None = None) -> 
     body = annotate(text, timestamp) if annotated is None else annotated
     found = of(text).stated_dates(body, message_date(timestamp)) + iso_dates(body)
     return [what for _, what in sorted(found)]
+
+
+def planned_dates(text: str, timestamp: str | None, annotated: str | None = None) -> list[str]:
+    """The dates ``text`` states (:func:`dates_in`) that lie after the day it was
+    sent: plans ("the wedding moves to Sunday 11 October", written in June),
+    not reports of what happened ("yesterday (7 May 2023)", "last year (2022)")."""
+    sent = message_date(timestamp)
+    if sent is None:
+        return []
+    language = of(text)
+    return [d for d in dates_in(text, timestamp, annotated) if (day := language.day_of(d)) is not None and day > sent]
 
 
 def asks_when(question: str) -> bool:

@@ -29,6 +29,24 @@ def long_date(d: dt.date) -> str:
     return f"{d.day} {d.strftime('%B %Y')}"
 
 
+#: A date as :func:`long_date` writes it.
+_LONG_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<m>\w+) (?P<y>\d{4})")
+
+
+def long_date_day(text: str) -> dt.date | None:
+    """The date ``text`` writes as :func:`long_date` does (``8 May 2023``); None for anything else."""
+    m = _LONG_DATE.fullmatch(text.strip())
+    if m is None:
+        return None
+    months = [dt.date(2000, n, 1).strftime("%B") for n in range(1, 13)]  # the names long_date writes
+    if m["m"] not in months:
+        return None
+    try:
+        return dt.date(int(m["y"]), months.index(m["m"]) + 1, int(m["d"]))
+    except ValueError:
+        return None
+
+
 def cjk_grams(run: str) -> list[str]:
     """A CJK run's terms: its overlapping bigrams (the character itself when the run is one long)."""
     if len(run) == 1:
@@ -127,6 +145,11 @@ class Language:
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         """(position, date) of each date ``body`` states in this language's own words."""
         return []
+
+    def day_of(self, stated: str) -> dt.date | None:
+        """The first day of a date as :meth:`stated_dates` or :meth:`annotate`
+        writes it (``8 May 2023``); None when it is not one."""
+        return long_date_day(stated)
 
     # What a question asks, told by a module's patterns (None: never).
     #: A question asking when.

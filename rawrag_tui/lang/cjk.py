@@ -12,6 +12,9 @@ import re
 
 from .base import Language, cjk_grams, stated_day
 
+#: A date as :func:`cjk_dates` writes it back.
+_WRITTEN = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
+
 
 def cjk_dates(pattern: re.Pattern[str], body: str, sent: dt.date | None, weekdays: str = "") -> list[tuple[int, str]]:
     """(position, date) for each match of a 年/月/日 ``pattern``, written back the same way, with its year;
@@ -43,3 +46,12 @@ class CjkLanguage(Language):
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return cjk_dates(self.date_pattern, body, sent, self.weekdays)
+
+    def day_of(self, stated: str) -> dt.date | None:
+        m = _WRITTEN.fullmatch(stated.strip())
+        if m is None:
+            return super().day_of(stated)
+        try:
+            return dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
+        except ValueError:
+            return None

@@ -55,6 +55,10 @@ def _month_number(name: str) -> int:
     return next(i for i, full in enumerate(_MONTHS, 1) if full.startswith(name[:3]))
 
 
+#: A date as :func:`german_date` writes it.
+_WRITTEN = re.compile(r"(?P<d>\d{1,2})\. (?P<m>\w+) (?P<y>\d{4})")
+
+
 def german_date(day: dt.date) -> str:
     """``3. Mai 2026``: how a German message writes a date."""
     return f"{day.day}. {_MONTH_NAMES[day.month - 1]} {day.year}"
@@ -98,6 +102,15 @@ class German(Language):
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return stated_dates(body, sent)
+
+    def day_of(self, stated: str) -> dt.date | None:
+        m = _WRITTEN.fullmatch(stated.strip())
+        if m is None or m["m"] not in _MONTH_NAMES:
+            return super().day_of(stated)
+        try:
+            return dt.date(int(m["y"]), _MONTH_NAMES.index(m["m"]) + 1, int(m["d"]))
+        except ValueError:
+            return None
 
 
 LANGUAGE = German()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import Language, long_date, stated_day
+from .base import Language, long_date, long_date_day, stated_day
 
 #: Function words no layer takes for a question's subject: highlighting,
 #: evidence selection and the answer checks leave them out of a question.
@@ -240,6 +240,33 @@ def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
     return found
 
 
+#: What :func:`annotate` writes for a week, a month, a year: "the week before 9 June 2023", "May 2023", "2022".
+_WEEK_OF = re.compile(r"the (?:week|weekend) (?P<rel>before|after|of) (?P<day>.+)")
+_MONTH_OF = re.compile(r"(?P<m>[A-Z][a-z]+) (?P<y>\d{4})")
+_YEAR_OF = re.compile(r"\d{4}")
+
+
+def day_of(stated: str) -> dt.date | None:
+    """The day a date as :func:`stated_dates` and :func:`annotate` write it
+    stands for: ``8 May 2023``; a week (``the week before 9 June 2023``: 2
+    June, a week before the day it is counted from; "after": a week after;
+    "of": that day), a month (``May 2023``: its first day), a year
+    (``2022``: its first day)."""
+    stated = stated.strip()
+    week = _WEEK_OF.fullmatch(stated)
+    if week:
+        day = long_date_day(week["day"])
+        if day is None:
+            return None
+        return day + dt.timedelta(days={"before": -7, "after": 7, "of": 0}[week["rel"]])
+    month = _MONTH_OF.fullmatch(stated)
+    if month and month["m"].lower() in _MONTHS:
+        return dt.date(int(month["y"]), _MONTHS.index(month["m"].lower()) + 1, 1)
+    if _YEAR_OF.fullmatch(stated):
+        return dt.date(int(stated), 1, 1)
+    return long_date_day(stated)
+
+
 # -- questions ------------------------------------------------------------------
 
 _WHEN = re.compile(r"^\s*(?:when\b|on what (?:date|day)|what (?:date|day)|which (?:date|day))", re.IGNORECASE)
@@ -270,6 +297,9 @@ class English(Language):
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return stated_dates(body, sent)
+
+    def day_of(self, stated: str) -> dt.date | None:
+        return day_of(stated)
 
 
 LANGUAGE = English()

@@ -18,11 +18,14 @@ that needs no model:
 - the reader's own words are kept beside it, so the faces can say what was
   replaced and why.
 
-Only dates are touched: a date no message states, and a date that only an
-*earlier* message on the question's subject states where a later one on it
+Only dates are touched: a date no message states, and a date that an
+*earlier* message on the question's subject, in the same conversation,
+states as a plan (a date after the day it was sent) where a later one on it
 states another (the reader took a plan the later message moved: "When was
 Elena's viva?", "16 January" from the message that postponed it, where the
-latest says it happened on 6 February). An answer that
+latest says it happened on 6 February). A date told as past ("yesterday (7
+May 2023)") stays: it is one time something happened, and a later message
+on the subject is most often another time. An answer that
 holds the day the question is asked (``today``), which no message states,
 gets the same pass whatever the question: the reader was not told that date
 to answer with it.
@@ -75,6 +78,13 @@ def is_stated(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceV
     return any(wanted <= _numbers(" ".join([views(m).annotated, *views(m).stated_dates])) for m in messages)
 
 
+def plans(answer: str, message: EvidenceMessage, views: EvidenceViews) -> bool:
+    """Whether ``message`` states the date ``answer`` holds as a plan: one of its
+    stated dates after the day it was sent holds every number the answer holds."""
+    wanted = _numbers(answer)
+    return bool(wanted) and any(wanted <= _numbers(d) for d in views(message).planned_dates)
+
+
 def _subject_dates(question: str, messages: Sequence[EvidenceMessage],
                    views: EvidenceViews) -> list[tuple[str, int, Sequence[str]]]:
     """(sent, number, stated dates) of the dated messages on the question's
@@ -109,9 +119,11 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
     views = views or EvidenceViews()
     stated = _subject_dates(question, messages, views)
     if unless:
-        # Only the conversations stating the reader's date: another chat's date is another event
-        # ("Zoe's wedding" moved to 11 October; Daniel's, in his chat, is "next year").
-        where = {messages[n - 1].conversation_id for _, n, _ in stated if is_stated(unless, [messages[n - 1]], views)}
+        # Only the conversations planning the reader's date: another chat's date is another event
+        # ("Zoe's wedding" moved to 11 October; Daniel's, in his chat, is "next year"), and a date
+        # told as past ("yesterday (7 May 2023)") is one time something happened, not a plan a
+        # later message can move (LoCoMo's support group, gone to again a week later).
+        where = {messages[n - 1].conversation_id for _, n, _ in stated if plans(unless, messages[n - 1], views)}
         stated = [s for s in stated if messages[s[1] - 1].conversation_id in where]
         if not stated or is_stated(unless, [messages[stated[-1][1] - 1]], views):
             return None
