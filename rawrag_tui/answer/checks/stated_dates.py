@@ -113,9 +113,10 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
                        views: EvidenceViews | None = None, unless: str = "") -> Correction | None:
     """The date stated by the latest message on the question's subject, if any
     states one; with the reader's ``unless`` (a date some message states), only
-    where an earlier message on the subject states it and the latest does not
-    (the reader took a superseded date; one stated off the subject, or by the
-    latest message too, is kept)."""
+    where an earlier message on the subject states it as a plan (:func:`plans`)
+    and the latest on the subject in that conversation does not (the reader
+    took a plan a later message moved; a date stated off the subject, told as
+    past, or stated by the latest message too, is kept)."""
     views = views or EvidenceViews()
     stated = _subject_dates(question, messages, views)
     if unless:
