@@ -176,7 +176,7 @@ class ReaderSettings:
 
 
 #: The answer checks there are (answer/checks), in the order they run by default.
-ANSWER_CHECKS = ("stated_dates", "later_values", "repeats_question")
+ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question")
 
 
 @dataclass(frozen=True)
@@ -185,7 +185,9 @@ class AnswerSettings:
 
     #: The checks that may replace the reader's answer with the value a message
     #: states (answer/checks), in the order they run; [] = the reader's words as they are.
-    #: "stated_dates": a "when" answer no message states gives way to the date the latest
+    #: "cancelled_plans": a "when" answer whose plan the latest message on the subject calls
+    #: off becomes "Cancelled" (in the question's language); "stated_dates": a "when" answer
+    #: no message states, or one a later plan moved, gives way to the date the latest
     #: message on the subject states; "later_values": a time, number, e-mail or amount a later
     #: message on the subject changed gives way to the later one (the earliest, for a question
     #: about an earlier state); "repeats_question": an answer made only of the question's own

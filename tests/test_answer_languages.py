@@ -112,7 +112,7 @@ def test_checks_setting_is_typed_and_refuses_unknown_names_in_one_line(tmp_path,
     with pytest.raises(UserError) as exc:
         load_settings(tmp_path)
     assert str(exc.value) == ("setting answer.checks: unknown name 'stated_date'; "
-                              "known: stated_dates, later_values, repeats_question")
+                              "known: cancelled_plans, stated_dates, later_values, repeats_question")
     (tmp_path / "config.toml").write_text("[answer]\nchecks = 3\n")
     with pytest.raises(UserError, match="not a list of names"):
         load_settings(tmp_path)

@@ -36,8 +36,8 @@ from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
 __all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now", "asks_about_past", "asks_when",
-           "dates_in", "detect", "get", "long_date", "message_date", "money_patterns", "of", "planned_dates",
-           "query_terms", "subject_terms", "term_spans", "word_stems"]
+           "calls_off", "cancelled", "dates_in", "detect", "get", "long_date", "message_date", "money_patterns", "of",
+           "planned_dates", "query_terms", "subject_terms", "term_spans", "word_stems"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}
@@ -161,6 +161,17 @@ def planned_dates(text: str, timestamp: str | None, annotated: str | None = None
         return []
     language = of(text)
     return [d for d in dates_in(text, timestamp, annotated) if (day := language.day_of(d)) is not None and day > sent]
+
+
+def calls_off(text: str) -> bool:
+    """Whether ``text`` calls a plan off, in its own language's words."""
+    return of(text).calls_off(text)
+
+
+def cancelled(question: str) -> str:
+    """How an answer to ``question`` says its plan was called off, in the question's language
+    ("" where its module says nothing)."""
+    return of(question).cancelled
 
 
 def asks_when(question: str) -> bool:

@@ -162,6 +162,10 @@ class Language:
     past_pattern: re.Pattern[str] | None = None
     #: An amount of money in this language's words ("40 pounds").
     money_pattern: re.Pattern[str] | None = None
+    #: A message calling a plan off ("I've called off the 40th", "今回は中止にします").
+    cancel_pattern: re.Pattern[str] | None = None
+    #: How an answer says a plan was called off, in this language (empty: none is said).
+    cancelled = ""
 
     @staticmethod
     def _says(pattern: re.Pattern[str] | None, question: str) -> bool:
@@ -185,6 +189,10 @@ class Language:
         """Whether ``question`` names a state earlier than the latest ("before she moved",
         "originally"): then the latest statement is the wrong answer (answer/checks)."""
         return self._says(self.earlier_pattern, question)
+
+    def calls_off(self, text: str) -> bool:
+        """Whether ``text`` calls a plan off, in this language's words."""
+        return self._says(self.cancel_pattern, text)
 
     def money(self) -> list[re.Pattern[str]]:
         """Patterns for an amount of money written in this language's words ("40 pounds")."""

@@ -48,6 +48,9 @@ _NOW = re.compile(r"\b(?:heute|gestern|morgen|vorgestern|übermorgen|wie lange|s
 _EARLIER = re.compile(r"\b(?:bevor|vorher|zuvor|früher|ursprünglich|zuerst|erstmals|anfangs|ehemalig\w*|damals)\b"
                       r"|\bvor\s+(?:(?:dem|der|den|des|einem|einer)\s+)?[A-ZÄÖÜ]")
 _MONEY = re.compile(r"\b\d[\d.]*(?:,\d+)?\s?(?:euro|eur|franken)\b", re.IGNORECASE)
+#: A plan called off: "ich muss leider absagen", "die Party fällt aus", "abgesagt".
+_CANCEL = re.compile(r"\babsag\w*|\babgesagt\b|\bsag\w* (?:\w+ ){0,3}ab\b|\bfällt (?:\w+ ){0,3}aus\b|"
+                     r"\bausgefallen\b|\bstorniert\b|\bfindet nicht statt\b", re.IGNORECASE)
 
 
 def _month_number(name: str) -> int:
@@ -89,6 +92,7 @@ class German(Language):
     when_words = _words("wann datum tag uhr")
     value_words = _words("was welche welcher welches wie viel viele nummer zeit uhrzeit")
     when_pattern, now_pattern, earlier_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _MONEY
+    cancel_pattern, cancelled = _CANCEL, "Abgesagt"
 
     def parts(self, word: str) -> frozenset[str]:
         """German writes compounds as one word: "Einweihungsparty" is a "Party",

@@ -280,6 +280,9 @@ _EARLIER = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|
 #: An earlier state, or the simple past (what happened, when it happened: every version counts).
 _PAST = re.compile(rf"{_EARLIER.pattern}|\b(?:did|was|were|had)\b", re.IGNORECASE)
 _MONEY = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b", re.IGNORECASE)
+#: A plan called off: "I've had to cancel Lisbon", "I've called off the 40th", "the trip is off".
+_CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:it |the \w+ |\w+ )?off\b(?!-)|"
+                     r"\b(?:is|it's|it is) off\b|\bnot happening\b|\bno longer happening\b", re.IGNORECASE)
 
 
 class English(Language):
@@ -288,6 +291,7 @@ class English(Language):
     when_words = _stems("when date day happen happened happening take place")
     value_words = _stems("what which how much many number time")
     when_pattern, now_pattern, earlier_pattern, past_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _PAST, _MONEY
+    cancel_pattern, cancelled = _CANCEL, "Cancelled"
 
     def stem(self, word: str) -> str:
         return stem(word)

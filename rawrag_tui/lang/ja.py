@@ -20,6 +20,8 @@ _NOW = re.compile(r"今日|今夜|昨日|明日|一昨日|[一二三四五六七
 
 #: "前" after a verb or の ("引っ越す前", "前の"), not in 名前 (name) or 午前 (morning).
 _PAST = re.compile(r"以前|(?<![名午])前[にのはで、]|最初|元々|もともと|当初|初めは|はじめは|かつて")
+#: A plan called off: "今回は中止にします", "キャンセルになった", "取りやめ".
+_CANCEL = re.compile(r"中止|キャンセル|取りやめ|取り止め|取り消|なしになった")
 
 
 class Japanese(CjkLanguage):
@@ -28,6 +30,7 @@ class Japanese(CjkLanguage):
     value_words = grams("何時", "いくら", "番号", "何")
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
+    cancel_pattern, cancelled = _CANCEL, "中止"
     weekdays = "月火水木金土日"  # 月曜日 is Monday
 
 

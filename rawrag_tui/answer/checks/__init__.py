@@ -24,12 +24,12 @@ from ...search.types import EvidenceMessage
 from ...settings import ANSWER_CHECKS
 from ..evidence import EvidenceViews
 from ..prompts import is_abstention, parse_question_date
-from . import later_values, repeats_question, stated_dates
+from . import cancelled_plans, later_values, repeats_question, stated_dates
 from .base import Check, Correction
 
 #: Every check, by the name ``[answer] checks`` gives it.
-BY_NAME: dict[str, Check] = {stated_dates.NAME: stated_dates, later_values.NAME: later_values,
-                             repeats_question.NAME: repeats_question}
+BY_NAME: dict[str, Check] = {cancelled_plans.NAME: cancelled_plans, stated_dates.NAME: stated_dates,
+                             later_values.NAME: later_values, repeats_question.NAME: repeats_question}
 #: The correcting checks, in the order they run by default.
 CHECKS: tuple[Check, ...] = tuple(BY_NAME[name] for name in ANSWER_CHECKS)
 

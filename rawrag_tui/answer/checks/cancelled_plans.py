@@ -1,0 +1,68 @@
+"""Plans a later message called off, for "when" questions a small reader answers with the old date.
+
+Asked "When is Amir's 40th birthday party?", the bundled 0.5B reader gives
+the date the invitation named, though a later message in the same chat says
+"I've called off the 40th"; the stated-date check would even fill in that old
+date for an unstated answer. So, before it:
+
+- a "when" question about now (not about the past or an earlier state:
+  answer/timeline.py, rawrag_tui/lang);
+- an earlier message on the question's subject (sharing a subject word with
+  it) states a date as a plan (after the day it was sent, as in the
+  stated-date check);
+- the latest message on the subject in that conversation is later, calls a
+  plan off in its own language's words (``Language.cancel_pattern``: "called
+  off", "absagen", "取消", "中止"; only the language modules hold them) and
+  states no new plan;
+
+then the answer is that it was called off, in the question's language
+(``Language.cancelled``: "Cancelled", "中止"), cited to that message, with the
+reader's words in the note. An answer that already says so is left alone,
+and so is any answer where the question's language has no word for it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection, Sequence
+
+from ... import lang
+from ...search.types import EvidenceMessage
+from ..evidence import EvidenceViews
+from .base import Correction
+
+#: The setting's name for this check (``[answer] checks``).
+NAME = "cancelled_plans"
+
+
+def check(question: str, said: str, messages: Sequence[EvidenceMessage],
+          views: EvidenceViews | None = None, today: dt.date | None = None,
+          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
+    """The called-off answer instead of ``said``, or None to keep the reader's
+    (``today`` and ``latest`` are not used; ``earlier``: the question names an earlier state)."""
+    answer = lang.cancelled(question)
+    if (not said.strip() or not answer or earlier or not lang.asks_when(question)
+            or lang.asks_about_past(question) or lang.calls_off(said)):
+        return None
+    views = views or EvidenceViews()
+    subject = views.subject(question, messages, lang.when_words(question))
+    if not subject:
+        return None
+    on_subject: dict[int, list[tuple[str, int, EvidenceMessage]]] = {}
+    for n, m in enumerate(messages, 1):
+        if m.timestamp and subject & views(m).stems:
+            on_subject.setdefault(m.conversation_id, []).append((m.timestamp, n, m))
+    found: list[tuple[str, int]] = []
+    for group in on_subject.values():
+        group.sort(key=lambda s: s[0])
+        (sent, n, last), before = group[-1], group[:-1]
+        planned = any(views(m).planned_dates for _, _, m in before)
+        if planned and lang.calls_off(last.text) and not views(last).planned_dates:
+            found.append((sent, n))
+    if not found:
+        return None
+    return Correction(max(found)[1], answer)
+
+
+def explain(answer: str, correction: Correction) -> str:
+    return f'the reader said "{answer}"; [{correction.message}], the latest message on this, calls it off'

@@ -1,0 +1,71 @@
+"""Plans a later message called off: a "when" answer gives way to "Cancelled", in the
+question's language (answer/checks/cancelled_plans.py; the words are the language modules')."""
+
+from __future__ import annotations
+
+from rawrag_tui import lang
+from rawrag_tui.answer.checks.cancelled_plans import check, explain
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
+from tests.test_stated_dates import OneAnswer
+
+
+def msg(mid, text, ts, speaker="Amir", conversation=1):
+    return EvidenceMessage(mid, f"m{mid}", conversation, f"chat {conversation}", mid, ts, speaker, "user", text)
+
+
+PARTY = [
+    msg(1, "Also save the date: my 40th birthday party, Saturday 15 November, bowling at Cribbs.",
+        "2025-04-06T20:15:00Z"),
+    msg(2, "Wouldn't miss it!", "2025-04-06T20:20:00Z", "Jess"),
+    msg(3, "Some sad news, I've called off the 40th birthday party. Dad's back in hospital.",
+        "2025-10-02T18:00:00Z"),
+]
+QUESTION = "When is Amir's 40th birthday party?"
+
+
+def test_a_plan_the_latest_message_calls_off_is_answered_cancelled():
+    called_off = check(QUESTION, "15 November", PARTY)
+    assert called_off is not None and (called_off.message, called_off.text) == (3, "Cancelled")
+    assert explain("15 November", called_off) == \
+        'the reader said "15 November"; [3], the latest message on this, calls it off'
+
+
+def test_a_plan_moved_not_called_off_and_questions_about_the_past_are_left_alone():
+    # Cancelled, then rebooked: the new date is the plan (the stated-date check's business).
+    rebooked = [*PARTY[:2], msg(3, "I cancelled the 40th birthday party at the bowling, it's now on 22 November "
+                                   "at the pub.", "2025-10-02T18:00:00Z")]
+    assert check(QUESTION, "15 November", rebooked) is None
+    assert check("When was Amir's 40th birthday party first planned for?", "15 November", PARTY,
+                 earlier=True) is None
+    assert check("When did Amir plan his 40th birthday party?", "6 April 2025", PARTY) is None  # the past
+    assert check(QUESTION, "It was cancelled.", PARTY) is None  # already said
+    # Nothing planned before it: "cancel" is no plan called off.
+    assert check(QUESTION, "15 November", PARTY[2:]) is None
+    # The latest message on the subject must be the one calling it off.
+    later = [*PARTY, msg(4, "Thanks for understanding about the birthday party.", "2025-10-03T09:00:00Z", "Amir")]
+    assert check(QUESTION, "15 November", later) is None
+
+
+def test_every_language_module_says_it_in_its_own_words():
+    assert lang.calls_off("Wegen Gardasee... ich muss leider absagen")
+    assert lang.cancelled("Wann ist die Party?") == "Abgesagt"
+    assert lang.calls_off("云南这次只能取消了") and lang.cancelled("李娜哪天出发去云南？") == "取消了"
+    assert lang.calls_off("今回は中止にします") and lang.cancelled("同窓会はいつですか？") == "中止"
+    assert not lang.calls_off("We set off at nine, call me off-hours")
+    reunion = [msg(1, "来年1月の高校の同窓会、幹事やることになったの。1月11日の土曜、場所は駅前の居酒屋",
+                   "2025-10-06T20:00:00Z", "優子"),
+               msg(2, "同窓会の件、ごめん！お店が改装で使えなくなって、今回は中止にします",
+                   "2025-12-20T20:00:00Z", "優子")]
+    assert check("高校の同窓会はいつですか？", "2026年1月11日", reunion).text == "中止"
+
+
+def test_through_answer_question_the_cancellation_is_the_answer_and_can_be_turned_off():
+    result = SearchResult(QUESTION, "hybrid", [Hit(1, 1, "chat 1", 1, "", messages=PARTY)], {"total": 0.0})
+    answer = answer_question(QUESTION, result, lambda: OneAnswer("15 November"), prompt_style="plain")
+    assert answer.answer == "Cancelled" and answer.reader_said == "15 November"
+    assert [(c.how, c.external_id) for c in answer.citations] == [("stated", "m3")]
+    # Without this check the stated-date check keeps the reader's date (a message states it).
+    kept = answer_question(QUESTION, result, lambda: OneAnswer("15 November"), prompt_style="plain",
+                           checks=("stated_dates", "later_values"))
+    assert kept.answer == "15 November"
