@@ -42,9 +42,13 @@ def test_a_plan_moved_not_called_off_and_questions_about_the_past_are_left_alone
     assert check(QUESTION, "It was cancelled.", PARTY) is None  # already said
     # Nothing planned before it: "cancel" is no plan called off.
     assert check(QUESTION, "15 November", PARTY[2:]) is None
-    # The latest message on the subject must be the one calling it off.
-    later = [*PARTY, msg(4, "Thanks for understanding about the birthday party.", "2025-10-03T09:00:00Z", "Amir")]
-    assert check(QUESTION, "15 November", later) is None
+    # Talk about the plan after it was called off settles nothing; a new plan does.
+    talk = [*PARTY, msg(4, "Don't even think about the birthday party, we'll do something later.",
+                        "2025-10-03T09:00:00Z", "Jess")]
+    assert check(QUESTION, "15 November", talk).message == 3
+    replanned = [*PARTY, msg(4, "Good news: the 40th birthday party is back on, Saturday 6 December.",
+                             "2025-10-20T09:00:00Z")]
+    assert check(QUESTION, "15 November", replanned) is None
 
 
 def test_every_language_module_says_it_in_its_own_words():

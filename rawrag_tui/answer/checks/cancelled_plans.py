@@ -10,10 +10,11 @@ date for an unstated answer. So, before it:
 - an earlier message on the question's subject (sharing a subject word with
   it) states a date as a plan (after the day it was sent, as in the
   stated-date check);
-- the latest message on the subject in that conversation is later, calls a
-  plan off in its own language's words (``Language.cancel_pattern``: "called
-  off", "absagen", "取消", "中止"; only the language modules hold them) and
-  states no new plan;
+- the latest message on the subject in that conversation that plans a date
+  or calls a plan off (talk about it after settles nothing: "Don't even
+  think about the party") calls it off in its own language's words
+  (``Language.cancel_pattern``: "called off", "absagen", "取消", "中止"; only
+  the language modules hold them) and states no new plan;
 
 then the answer is that it was called off, in the question's language
 (``Language.cancelled``: "Cancelled", "中止"), cited to that message, with the
@@ -54,8 +55,13 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
             on_subject.setdefault(m.conversation_id, []).append((m.timestamp, n, m))
     found: list[tuple[str, int]] = []
     for group in on_subject.values():
-        group.sort(key=lambda s: s[0])
-        (sent, n, last), before = group[-1], group[:-1]
+        # What settles a plan: a message planning a date, or one calling it off; talk about
+        # it after ("Don't even think about the party") settles nothing.
+        settling = sorted((s for s in group if views(s[2]).planned_dates or lang.calls_off(s[2].text)),
+                          key=lambda s: s[0])
+        if len(settling) < 2:
+            continue
+        (sent, n, last), before = settling[-1], settling[:-1]
         planned = any(views(m).planned_dates for _, _, m in before)
         if planned and lang.calls_off(last.text) and not views(last).planned_dates:
             found.append((sent, n))
