@@ -73,7 +73,7 @@ class MessageView:
     @cached_property
     def planned_dates(self) -> tuple[str, ...]:
         """The stated dates that lie after the day the message was sent (plans, :func:`~.dates.planned_dates`)."""
-        return tuple(planned_dates(self.message.text, self.message.timestamp, self.annotated))
+        return tuple(planned_dates(self.message.text, self.message.timestamp, stated=self.stated_dates))
 
 
 class EvidenceViews:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..storage.cjk import has_cjk
 from . import de, en, ja, zh
@@ -152,15 +152,18 @@ def dates_in(text: str, timestamp: str | None, annotated: str | None = None) -> 
     return [what for _, what in sorted(found)]
 
 
-def planned_dates(text: str, timestamp: str | None, annotated: str | None = None) -> list[str]:
-    """The dates ``text`` states (:func:`dates_in`) that lie after the day it was
-    sent: plans ("the wedding moves to Sunday 11 October", written in June),
-    not reports of what happened ("yesterday (7 May 2023)", "last year (2022)")."""
+def planned_dates(text: str, timestamp: str | None, annotated: str | None = None,
+                  stated: Sequence[str] | None = None) -> list[str]:
+    """The dates ``text`` states (:func:`dates_in`, or ``stated`` when already found)
+    that lie after the day it was sent: plans ("the wedding moves to Sunday 11
+    October", written in June), not reports of what happened ("yesterday (7 May
+    2023)", "last year (2022)")."""
     sent = message_date(timestamp)
     if sent is None:
         return []
     language = of(text)
-    return [d for d in dates_in(text, timestamp, annotated) if (day := language.day_of(d)) is not None and day > sent]
+    found = dates_in(text, timestamp, annotated) if stated is None else stated
+    return [d for d in found if (day := language.day_of(d)) is not None and day > sent]
 
 
 def calls_off(text: str) -> bool:

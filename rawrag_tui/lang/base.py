@@ -29,8 +29,9 @@ def long_date(d: dt.date) -> str:
     return f"{d.day} {d.strftime('%B %Y')}"
 
 
-#: A date as :func:`long_date` writes it.
+#: A date as :func:`long_date` writes it, and the month names it writes.
 _LONG_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<m>\w+) (?P<y>\d{4})")
+_LONG_MONTHS = tuple(dt.date(2000, n, 1).strftime("%B") for n in range(1, 13))
 
 
 def long_date_day(text: str) -> dt.date | None:
@@ -38,11 +39,10 @@ def long_date_day(text: str) -> dt.date | None:
     m = _LONG_DATE.fullmatch(text.strip())
     if m is None:
         return None
-    months = [dt.date(2000, n, 1).strftime("%B") for n in range(1, 13)]  # the names long_date writes
-    if m["m"] not in months:
+    if m["m"] not in _LONG_MONTHS:
         return None
     try:
-        return dt.date(int(m["y"]), months.index(m["m"]) + 1, int(m["d"]))
+        return dt.date(int(m["y"]), _LONG_MONTHS.index(m["m"]) + 1, int(m["d"]))
     except ValueError:
         return None
 
