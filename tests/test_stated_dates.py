@@ -65,6 +65,21 @@ def test_a_stated_answer_is_kept_and_an_unstated_date_gives_way_to_the_latest_st
     assert latest_stated_date(QUESTION, [TRIP[2], TRIP[3]]) is None
 
 
+def test_a_date_is_stated_by_its_day_not_by_digits_another_language_shares():
+    # "6 June 2025" holds every digit of "6月3日" sent in 2025 (6, 2025); it is not that day.
+    visa = [msg(1, "去了，6月3日面完了，签证也过了，不过展会轮不到我了", "2025-06-15T22:15:00Z", "陈浩")]
+    assert not is_stated("6 June 2025", visa)
+    assert all(is_stated(said, visa) for said in ("3 June 2025", "6月3日", "2025年6月3日", "June 3rd"))
+    fixed = second_pass("陈浩的签证面试是哪天？", "6 June 2025", visa)
+    assert fixed is not None and (fixed.message, fixed.text) == (1, "2025年6月3日")
+    # A relative week names the day it counts from: both days are stated, a third is not.
+    went = [msg(2, "I went to the support group last week", "2023-06-09T10:00:00Z")]
+    assert is_stated("The week before 9 June 2023", went) and is_stated("9 June 2023", went)
+    assert not is_stated("8 June 2023", went)
+    # A message stating no date is judged by its digits, as before.
+    assert is_stated("15 May", [msg(3, "Room 15, floor 5", "2025-05-01T10:00:00Z")])
+
+
 def test_a_date_only_an_earlier_message_on_the_subject_states_gives_way_to_the_latest():
     # The first plan's date, stated by [1], moved by [2]: the reader took the superseded plan.
     moved = second_pass(QUESTION, "Saturday 12 April", TRIP)

@@ -71,6 +71,11 @@ class MessageView:
         return tuple(dates_in(self.message.text, self.message.timestamp, self.annotated))
 
     @cached_property
+    def stated_days(self) -> frozenset:
+        """The days of :attr:`stated_dates` and of the dates written inside them (:func:`~rawrag_tui.lang.stated_days`)."""
+        return lang.stated_days(self.message.text, self.stated_dates)
+
+    @cached_property
     def planned_dates(self) -> tuple[str, ...]:
         """The stated dates that lie after the day the message was sent (plans, :func:`~.dates.planned_dates`)."""
         return tuple(planned_dates(self.message.text, self.message.timestamp, stated=self.stated_dates))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from ..storage.cjk import has_cjk
@@ -36,8 +37,9 @@ from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
 __all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now", "asks_about_past", "asks_when",
-           "calls_off", "cancelled", "dates_in", "detect", "get", "long_date", "message_date", "money_patterns", "of",
-           "planned_dates", "query_terms", "subject_terms", "term_spans", "word_stems"]
+           "calls_off", "cancelled", "dates_in", "days_written", "detect", "get", "long_date", "message_date",
+           "money_patterns", "of", "planned_dates", "query_terms", "stated_days", "subject_terms", "term_spans",
+           "word_stems", "writes_day"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}
@@ -164,6 +166,41 @@ def planned_dates(text: str, timestamp: str | None, annotated: str | None = None
     language = of(text)
     found = dates_in(text, timestamp, annotated) if stated is None else stated
     return [d for d in found if (day := language.day_of(d)) is not None and day > sent]
+
+
+def days_written(text: str, near: dt.date) -> list[tuple[int | None, int, int]]:
+    """The calendar days ``text`` writes itself, no relative time resolved, as
+    (year, or None where it writes none; month; day); ``near`` only places a
+    date written without a year, whose year is then dropped. An answer's
+    dates, to be told apart from those of a message in another language by
+    day, not by digits: "6 June 2025" holds the 6 of "6月3日" and is not it."""
+    language = of(text)
+    digits = unicodedata.normalize("NFKC", text)
+    days = []
+    for _, stated in sorted(language.stated_dates(text, near) + iso_dates(text)):
+        if (day := language.day_of(stated)) is not None:
+            days.append((day.year if str(day.year) in digits else None, day.month, day.day))
+    return days
+
+
+def stated_days(text: str, stated: Sequence[str]) -> frozenset[dt.date]:
+    """The days of the dates ``text`` states (``stated``, :func:`dates_in`), and
+    of the dates written inside them ("the week before 9 June 2023" is 2 June
+    and names 9 June): what an answer's :func:`days_written` may be."""
+    language = of(text)
+    days = set()
+    for date in stated:
+        if (day := language.day_of(date)) is not None:
+            days.add(day)
+            days.update(d for _, inner in language.stated_dates(date, day) + iso_dates(date)
+                        if (d := language.day_of(inner)) is not None)
+    return frozenset(days)
+
+
+def writes_day(days: Iterable[dt.date], written: tuple[int | None, int, int]) -> bool:
+    """Whether one of ``days`` is the ``written`` day (its year only where written)."""
+    year, month, day = written
+    return any(d.month == month and d.day == day and (year is None or d.year == year) for d in days)
 
 
 def calls_off(text: str) -> bool:

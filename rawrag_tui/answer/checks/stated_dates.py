@@ -70,12 +70,25 @@ def _numbers(text: str) -> set[str]:
 def is_stated(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews | None = None) -> bool:
     """Whether some message's text holds every number ``answer`` holds, its
     relative times resolved and its dates given their year ("Saturday 3 May",
-    sent in April 2026, states "3 May 2026")."""
+    sent in April 2026, states "3 May 2026"), and, where the message states
+    dates and the answer writes a day, that day among them: digits alone
+    cross languages badly ("6 June 2025" holds the 6 and the 2025 of
+    "6月3日", sent in 2025)."""
     wanted = _numbers(answer)
     if not wanted:
         return True  # nothing checkable: not a date this pass can judge
     views = views or EvidenceViews()
-    return any(wanted <= _numbers(" ".join([views(m).annotated, *views(m).stated_dates])) for m in messages)
+    written: list[tuple[int | None, int, int]] = []
+    if sent := [d for m in messages if (d := lang.message_date(m.timestamp))]:
+        written = lang.days_written(answer, max(sent))
+
+    def states(m: EvidenceMessage) -> bool:
+        view = views(m)
+        if not wanted <= _numbers(" ".join([view.annotated, *view.stated_dates])):
+            return False
+        return not (written and view.stated_days) or all(lang.writes_day(view.stated_days, w) for w in written)
+
+    return any(states(m) for m in messages)
 
 
 def plans(answer: str, message: EvidenceMessage, views: EvidenceViews) -> bool:
