@@ -7,6 +7,7 @@ from __future__ import annotations
 from rawrag_tui.answer.checks import first_correction
 from rawrag_tui.answer.checks.later_values import answer_value
 from rawrag_tui.answer.checks.later_values import check as later_value
+from rawrag_tui.answer.checks.later_values import explain as later_value_explain
 from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
@@ -53,7 +54,7 @@ def test_an_earlier_value_gives_way_to_the_later_one_nearest_the_subject():
 
 def test_a_later_value_off_the_subject_changes_nothing():
     numbers = [msg(1, "My number is 07700 900111.", "2026-01-01T10:00:00Z"),
-               msg(2, "The plumber's number is 07700 900222.", "2026-02-01T10:00:00Z"),
+               msg(2, "The plumber's number is 07700 900222.", "2026-02-01T10:00:00Z", "Alex"),
                msg(3, "New phone! My number is now 07700 900333.", "2026-03-01T10:00:00Z")]
     question = "What is Sam's phone number?"  # subject: "phone"
     assert later_value(question, "07700 900111", numbers).text == "07700 900333"
@@ -61,6 +62,28 @@ def test_a_later_value_off_the_subject_changes_nothing():
     other_chat = EvidenceMessage(9, "m9", 2, "Jess & Naomi", 9, "2026-04-01T10:00:00Z", "Jess", "user",
                                  "My new phone number is 07700 900999.")
     assert later_value(question, "07700 900111", [*numbers[:2], other_chat]) is None  # another chat: another person
+
+
+def test_a_number_asked_for_is_its_writer_s_and_a_made_up_one_gives_way_to_theirs():
+    # The question asks for a phone number: Sam's later number is on the subject though it names none.
+    numbers = [msg(1, "有急事直接打我电话13812345678", "2025-03-03T21:05:00Z", "陈浩"),
+               msg(2, "好，存了", "2025-03-03T21:06:00Z", "李娜"),
+               msg(3, "以后有事打我这个号：15906571234", "2025-06-15T22:15:00Z", "陈浩")]
+    question = "陈浩的手机号码是多少？"
+    moved = later_value(question, "13812345678", numbers)
+    assert moved is not None and (moved.message, moved.text, moved.superseded) == (3, "15906571234", True)
+    # Another writer's later number is not the asked person's, and a question not asking for a
+    # number of its kind keeps the subject rule (no later message names the subject).
+    other = [*numbers[:2], msg(4, "记一下我的：15900000000", "2025-06-15T22:15:00Z", "李娜")]
+    assert later_value(question, "13812345678", other) is None
+    assert later_value("陈浩的生日是哪天？", "13812345678", numbers) is None
+    # A number no message states is the reader's invention: the named person's latest one instead.
+    made_up = later_value(question, "1311111111", numbers)
+    assert made_up is not None and (made_up.message, made_up.text, made_up.superseded) == (3, "15906571234", False)
+    assert "which no message says" in later_value_explain("1311111111", made_up)
+    assert later_value("李娜的手机号码是多少？", "1311111111", numbers) is None  # she wrote none
+    # About the past, an invention is left alone (which earlier number was meant is not known).
+    assert later_value(question, "1311111111", numbers, earlier=True) is None
 
 
 def test_the_answer_says_what_was_replaced_and_cites_the_later_message():

@@ -320,3 +320,39 @@ def test_a_name_is_matched_as_the_questions_language_cuts_it(embedder):
     packed = select_evidence(hits, "Wie lautet die E-Mail-Adresse von Jonas?", 500, lambda t: len(t.split()),
                              history=ListHistory(embedder, MAILS_DE))
     assert "jonas.becker@web.de" in packed.text and "mehmet" not in packed.text
+
+
+PHONES = [
+    msg(1, "我微信最近老被封，有急事直接打我电话13812345678", "2025-03-03T21:05:00", "陈浩"),
+    msg(2, "好，存了", "2025-03-03T21:06:00", "李娜"),
+    msg(3, "你们公司还是那么卷啊", "2025-03-03T21:07:00", "陈浩"),
+    msg(4, "今天是我在字节跳动的第一天，工牌刚拿到手", "2025-06-15T22:00:00", "陈浩"),
+    msg(5, "以后有事打我这个号：15906571234", "2025-06-15T22:15:00", "陈浩"),
+    msg(6, "收到，存好了", "2025-06-15T22:16:00", "李娜"),
+    msg(7, "哈哈哈", "2025-08-20T20:50:00", "陈浩"),
+]
+
+
+def test_the_numbers_a_question_asks_for_are_read_though_they_share_no_word_with_it(embedder):
+    # "陈浩的手机号码是多少？" shares no word with "以后有事打我这个号：15906571234", and the
+    # windows kept hold neither number; the question asks for a phone number in its own words.
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=PHONES[2:4])]
+    history = ListHistory(embedder, PHONES)
+    packed = select_evidence(hits, "陈浩的手机号码是多少？", 500, lambda t: len(t), history=history)
+    assert "15906571234" in packed.text
+    before = select_evidence(hits, "陈浩以前用的手机号码是多少？", 500, lambda t: len(t), history=history)
+    assert "15906571234" in before.text and "13812345678" in before.text  # every version, about the past
+    # The person asked about writes them: 李娜 wrote none, so none is brought for her.
+    hers = select_evidence(hits, "李娜的手机号码是多少？", 500, lambda t: len(t), history=history)
+    assert "15906571234" not in hers.text
+    # A question asking for no such kind brings no number by this rule.
+    job = select_evidence(hits, "陈浩现在在哪家公司工作？", 500, lambda t: len(t), history=history)
+    assert "15906571234" not in job.text
+
+
+def test_a_later_line_writing_no_value_of_the_kind_asked_is_not_its_latest_statement():
+    number, chat, new_number, laugh = PHONES[0], PHONES[2], PHONES[4], PHONES[6]
+    assert timeline_module._latest_of_kind([number, chat, laugh], {"phone"}) == 0
+    assert timeline_module._latest_of_kind([number, chat, new_number, laugh], {"phone"}) == 2
+    assert timeline_module._latest_of_kind([number, chat, laugh], set()) == 2  # no kind asked: the last
+    assert timeline_module._latest_of_kind([chat, laugh], {"phone"}) == 1  # none writes one: the last

@@ -19,6 +19,14 @@ the evidence:
   about is matched by name instead: where the question names one of the
   speakers, only the anchors of those people (their conversations, their
   name) are kept;
+- **values asked for**: where the question asks for a phone number or an
+  e-mail address in its own language's words ("手机号码", ``lang.kinds_asked``)
+  and names a speaker, the latest :data:`VALUE_HOLDERS` messages in which that
+  person writes a value of the kind (the kind's pattern is the same in every
+  language: answer/checks/later_values.py) lead the anchors, from the kept
+  windows and from the last messages of the anchors' conversations: "以后有事打我这个号：15906571234"
+  shares no word with the question, and the multilingual embedders did not
+  rank it near it;
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
@@ -44,11 +52,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from .. import lang
 from ..search.types import EvidenceMessage, Hit
+from .checks.later_values import holds
 from .evidence import EvidenceViews
 from .history import History, without_names
 from .packing import PackedEvidence, TokenCounter, conversation_header, day_line, numbered_line, pack_evidence, render
-from .timeline import Timeline, follow_subjects
+from .timeline import LATER_CAP, Timeline, follow_subjects
 
 #: Messages either side of an anchor that come along with it.
 NEIGHBOURS = 1
@@ -65,6 +75,9 @@ FUSION_K = 5
 #: 0.75, whose send date the 0.5B reader then gave). Relative, so it holds
 #: for any embedder's scale.
 MEANING_SPREAD = 0.20
+#: Messages writing a value of the kind the question asks for that lead the
+#: anchors (the latest ones: the value now, and the one or two it replaced).
+VALUE_HOLDERS = 3
 
 
 def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
@@ -93,6 +106,8 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     if history is not None:
         anchors = _fused_with_meaning(anchors, about, list(messages.values()), history)
     anchors, theirs = _only_theirs(anchors, question, messages.values(), views)
+    if theirs:
+        anchors = _values_asked_first(anchors, question, list(messages.values()), history, views)
     if not anchors or theirs is False:
         # No word anchor (or none of the people the question names): the
         # search's own order, whole windows, is the better evidence.
@@ -193,6 +208,28 @@ def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: lis
             score[m.message_id] = score.get(m.message_id, 0.0) + 1.0 / (FUSION_K + place)
             by_id[m.message_id] = m
     return sorted(by_id.values(), key=lambda m: -score[m.message_id])
+
+
+def _values_asked_first(anchors: list[EvidenceMessage], question: str, pool: list[EvidenceMessage],
+                        history: History | None, views: EvidenceViews) -> list[EvidenceMessage]:
+    """``anchors`` led by the latest :data:`VALUE_HOLDERS` messages in which a
+    person the question names writes a value of the kind it asks for (their
+    number, their address), found among ``pool`` and the last messages of the
+    anchors' conversations; ``anchors`` alone where it asks for no such kind."""
+    kinds = lang.kinds_asked(question)
+    named, _ = views.named(question, pool)
+    if not kinds or not named:
+        return anchors
+    found = {m.message_id: m for m in pool}
+    if history is not None:
+        for conversation in {a.conversation_id for a in anchors}:
+            for m in history.last_messages(conversation, -1, LATER_CAP):
+                found.setdefault(m.message_id, m)
+    holders = sorted((m for m in found.values() if m.speaker in named and m.timestamp
+                      and any(holds(kind, views(m).text) for kind in kinds)),
+                     key=lambda m: m.timestamp or "", reverse=True)[:VALUE_HOLDERS]
+    first = {m.message_id for m in holders}
+    return holders + [a for a in anchors if a.message_id not in first]
 
 
 def _only_theirs(anchors: list[EvidenceMessage], question: str, messages: Iterable[EvidenceMessage],

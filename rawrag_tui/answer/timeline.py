@@ -40,6 +40,7 @@ import numpy as np
 
 from .. import lang
 from ..search.types import EvidenceMessage
+from .checks.later_values import holds
 from .history import History
 from .unknown import named
 
@@ -186,6 +187,19 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     timeline.earlier = asks_about_earlier(question, ordered)
     timeline.past = timeline.earlier or lang.asks_about_past(question) or names_the_latest(question, ordered)
     if not timeline.past:
-        timeline.latest = {group[-1].message_id for group in ordered}
-        timeline.superseded = {m.message_id: group[-1].message_id for group in ordered for m in group[:-1]}
+        kinds = lang.kinds_asked(question)
+        for group in ordered:
+            newest = _latest_of_kind(group, kinds)
+            timeline.latest.add(group[newest].message_id)
+            timeline.superseded.update({m.message_id: group[newest].message_id for m in group[:newest]})
     return timeline
+
+
+def _latest_of_kind(group: Sequence[EvidenceMessage], kinds: Iterable[str]) -> int:
+    """Where in ``group`` (in time order) its latest statement is: the last
+    message, or, for a question asking for a value of a kind (a phone number),
+    the last that writes one, where one does: a later "哈哈哈" linked to the
+    number by its writer's name changes no number."""
+    kinds = list(kinds)
+    holding = [i for i, m in enumerate(group) if any(holds(kind, m.text) for kind in kinds)]
+    return holding[-1] if holding else len(group) - 1

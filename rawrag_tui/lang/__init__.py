@@ -37,7 +37,7 @@ from . import latin as latin_signals
 from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
 
 __all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now", "asks_about_past", "asks_when",
-           "calls_off", "cancelled", "dates_in", "days_written", "detect", "get", "long_date", "message_date",
+           "calls_off", "cancelled", "dates_in", "days_written", "detect", "get", "kinds_asked", "long_date", "message_date",
            "money_patterns", "of", "planned_dates", "query_terms", "stated_days", "subject_terms", "term_spans",
            "word_stems", "writes_day"]
 
@@ -201,6 +201,11 @@ def writes_day(days: Iterable[dt.date], written: tuple[int | None, int, int]) ->
     """Whether one of ``days`` is the ``written`` day (its year only where written)."""
     year, month, day = written
     return any(d.month == month and d.day == day and (year is None or d.year == year) for d in days)
+
+
+def kinds_asked(question: str) -> frozenset[str]:
+    """The kinds of value ``question`` asks for, in its own language's words (``phone``, ``email``)."""
+    return of(question).kinds_asked(question)
 
 
 def calls_off(text: str) -> bool:

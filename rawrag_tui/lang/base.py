@@ -166,6 +166,9 @@ class Language:
     cancel_pattern: re.Pattern[str] | None = None
     #: How an answer says a plan was called off, in this language (empty: none is said).
     cancelled = ""
+    #: A question asking for a value of a kind every language writes alike, by
+    #: the kind's name (``phone``, ``email``: answer/checks/later_values.py).
+    kind_patterns: dict[str, re.Pattern[str]] = {}
 
     @staticmethod
     def _says(pattern: re.Pattern[str] | None, question: str) -> bool:
@@ -193,6 +196,10 @@ class Language:
     def calls_off(self, text: str) -> bool:
         """Whether ``text`` calls a plan off, in this language's words."""
         return self._says(self.cancel_pattern, text)
+
+    def kinds_asked(self, question: str) -> frozenset[str]:
+        """The kinds of value ``question`` asks for (:attr:`kind_patterns`)."""
+        return frozenset(kind for kind, pattern in self.kind_patterns.items() if pattern.search(question))
 
     def money(self) -> list[re.Pattern[str]]:
         """Patterns for an amount of money written in this language's words ("40 pounds")."""

@@ -52,6 +52,10 @@ _MONEY = re.compile(r"\b\d[\d.]*(?:,\d+)?\s?(?:euro|eur|franken)\b", re.IGNORECA
 _CANCEL = re.compile(r"\babsag\w*|\babgesagt\b|\bsag\w* (?:\w+ ){0,3}ab\b|\bfällt (?:\w+ ){0,3}aus\b|"
                      r"\bausgefallen\b|\bstorniert\b|\bfindet nicht statt\b", re.IGNORECASE)
 
+#: A question asking for a phone number or an e-mail address ("Handynummer", "E-Mail-Adresse").
+_KINDS = {"phone": re.compile(r"telefon|handy|nummer|mobil", re.IGNORECASE),
+          "email": re.compile(r"e-?mail|mailadresse", re.IGNORECASE)}
+
 
 def _month_number(name: str) -> int:
     name = name.lower().replace("jän", "jan")
@@ -93,6 +97,7 @@ class German(Language):
     value_words = _words("was welche welcher welches wie viel viele nummer zeit uhrzeit")
     when_pattern, now_pattern, earlier_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _MONEY
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
+    kind_patterns = _KINDS
 
     def parts(self, word: str) -> frozenset[str]:
         """German writes compounds as one word: "Einweihungsparty" is a "Party",

@@ -285,6 +285,11 @@ _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:i
                      r"\b(?:is|it's|it is) off\b|\bnot happening\b|\bno longer happening\b", re.IGNORECASE)
 
 
+#: A question asking for a phone number or an e-mail address.
+_KINDS = {"phone": re.compile(r"\b(?:phone|mobile|cell|number)\b", re.IGNORECASE),
+          "email": re.compile(r"\be-?mail", re.IGNORECASE)}
+
+
 class English(Language):
     code = "en"
     stopwords = STOPWORDS
@@ -292,6 +297,7 @@ class English(Language):
     value_words = _stems("what which how much many number time")
     when_pattern, now_pattern, earlier_pattern, past_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _PAST, _MONEY
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
+    kind_patterns = _KINDS
 
     def stem(self, word: str) -> str:
         return stem(word)

@@ -22,6 +22,8 @@ _NOW = re.compile(r"今日|今夜|昨日|明日|一昨日|[一二三四五六七
 _PAST = re.compile(r"以前|(?<![名午])前[にのはで、]|最初|元々|もともと|当初|初めは|はじめは|かつて")
 #: A plan called off: "今回は中止にします", "キャンセルになった", "取りやめ".
 _CANCEL = re.compile(r"中止|キャンセル|取りやめ|取り止め|取り消|なしになった")
+#: A question asking for a phone number ("電話番号", "携帯") or an e-mail address ("メールアドレス", "メアド").
+_KINDS = {"phone": re.compile(r"電話|番号|携帯|ケータイ"), "email": re.compile(r"メール|メアド|アドレス|e-?mail", re.I)}
 
 
 class Japanese(CjkLanguage):
@@ -31,6 +33,7 @@ class Japanese(CjkLanguage):
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
     cancel_pattern, cancelled = _CANCEL, "中止"
+    kind_patterns = _KINDS
     weekdays = "月火水木金土日"  # 月曜日 is Monday
 
 

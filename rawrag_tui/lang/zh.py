@@ -22,6 +22,8 @@ _NOW = re.compile(r"今天|今晚|昨天|明天|前天|后天|多久|多长时�
 _PAST = re.compile(r"之前|以前|原来|最初|本来|原本|起初|当初|先前|从前")
 #: A plan called off: "这次只能取消了", "不去了", "泡汤了".
 _CANCEL = re.compile(r"取消|不去了|去不成|去不了了|泡汤|作罢")
+#: A question asking for a phone number ("手机号码", "电话") or an e-mail address ("邮箱").
+_KINDS = {"phone": re.compile(r"电话|電話|手机|手機|号码|號碼"), "email": re.compile(r"邮箱|郵箱|邮件|郵件|e-?mail", re.I)}
 
 
 class Chinese(CjkLanguage):
@@ -31,6 +33,7 @@ class Chinese(CjkLanguage):
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
     cancel_pattern, cancelled = _CANCEL, "取消了"
+    kind_patterns = _KINDS
     weekdays = "一二三四五六日天"  # 星期一 is Monday; 星期日 and 星期天 are Sunday
 
 

@@ -25,7 +25,14 @@ recognisable kind gets a second look that needs no model:
 
 A value no message states is left alone (a guess is flagged elsewhere, not
 corrected here), and so is one that the latest message on the subject
-states.
+states. Except where the question asks for a value of the kind in its own
+language's words ("phone number", "手机号码", "メールアドレス":
+``lang.kinds_asked``): a phone number or an e-mail address is its owner's,
+who writes it, so a later message by the writer of the answer's value, in
+the same conversation, stating another of the kind is on the subject though
+it names none ("以后有事打我这个号：15906571234"); and a value no message
+states (the reader made up "1311111111") gives way to the latest of the
+kind that a person the question names writes.
 
 A question that names an earlier state ("the e-mail address Priya had before she changed
 it", "健太が前に使っていたメールアドレス", answer/timeline.py decides) turns the
@@ -53,9 +60,12 @@ from .base import Correction
 NAME = "later_values"
 
 #: The kinds every language writes alike; money also in the words of the text's language.
+#: Letters and digits of the Latin script only: a CJK character is a word
+#: character too, and "打我电话13812345678" or "换成wanglei.work@outlook.com了" writes
+#: the value right against one.
 KINDS: dict[str, re.Pattern[str]] = {
-    "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
-    "phone": re.compile(r"(?<![\w:.])\+?\d(?:[ -]?\d){7,}(?![\w:])"),
+    "email": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"),
+    "phone": re.compile(r"(?<![A-Za-z0-9_:.])\+?\d(?:[ -]?\d){7,}(?![A-Za-z0-9_:])"),
     "clock": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),
 }
 MONEY = "money"
@@ -67,6 +77,11 @@ def _patterns(kind: str, text: str) -> list[re.Pattern[str]]:
 
 def _values(kind: str, text: str) -> list[re.Match[str]]:
     return sorted((m for rx in _patterns(kind, text) for m in rx.finditer(text)), key=lambda m: m.start())
+
+
+def holds(kind: str, text: str) -> bool:
+    """Whether ``text`` states a value of ``kind`` (``phone``, ``email``, ...)."""
+    return bool(_values(kind, text))
 
 
 def _norm(value: str) -> str:
@@ -103,13 +118,18 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         return None
     views = views or EvidenceViews()
     kind, value = found
+    asked = kind in lang.kinds_asked(question)
     sources = [m for m in messages if _norm(value) in _norm(views(m).text)]
+    if not sources and asked and not earlier:
+        return _owners_latest(question, kind, messages, views)
     if not sources or any(not m.timestamp for m in sources):
         return None
+    # The writers of the value, where the question asks for its kind: their later values are newer ones.
+    owners = {(m.conversation_id, m.speaker) for m in sources} if asked else set()
     # Someone else's e-mail in another chat is not a newer value of this one.
     conversations = {m.conversation_id for m in sources}
     subject = views.subject(question, messages, lang.value_words(question))
-    if not subject:
+    if not subject and not owners:
         return None
     worded = {(m.conversation_id, m.seq) for m in messages if subject & views(m).stems}
     # (sent, number, value) of every dated message on the subject stating a value of the kind.
@@ -119,7 +139,7 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         # So is a message the evidence marks as the latest on an anchor's subject (answer/timeline.py):
         # it was linked to the anchor by meaning, where the message it replied to was left out.
         on_subject = ((m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
-                      or m.message_id in latest)
+                      or m.message_id in latest or (m.conversation_id, m.speaker) in owners)
         if not m.timestamp or not on_subject or m.conversation_id not in conversations:
             continue
         other = _nearest_subject_value(views(m).text, kind, subject)
@@ -138,13 +158,30 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     later = [s for s in stated if s[0] > stated_until]
     if not later or _norm(later[-1][2]) == _norm(value):
         return None
-    return Correction(later[-1][1], later[-1][2])
+    return Correction(later[-1][1], later[-1][2], superseded=True)
+
+
+def _owners_latest(question: str, kind: str, messages: Sequence[EvidenceMessage],
+                   views: EvidenceViews) -> Correction | None:
+    """For a value of ``kind`` the question asks for and no message states: the
+    latest one a person the question names writes (their own number or
+    address), if any does."""
+    named, _ = views.named(question, messages)
+    written = [(m.timestamp, n, _values(kind, views(m).text)[-1].group()) for n, m in enumerate(messages, 1)
+               if m.timestamp and m.speaker in named and holds(kind, views(m).text)]
+    if not written:
+        return None
+    latest = max(written, key=lambda w: w[0])
+    return Correction(latest[1], latest[2])
 
 
 def explain(answer: str, correction: Correction) -> str:
     if correction.earlier:
         return (f'the reader said "{answer}", what the latest message on this says; the question asks '
                 f"about before it, and [{correction.message}], the earliest, says {correction.text}")
+    if not correction.superseded:
+        return (f'the reader said "{answer}", which no message says; [{correction.message}], '
+                f"the latest message of the person asked about that gives one, says {correction.text}")
     return (f'the reader said "{answer}", what an earlier message said; [{correction.message}], '
             f"the latest message on this, says {correction.text}")
 
