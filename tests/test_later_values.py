@@ -82,8 +82,10 @@ def test_a_number_asked_for_is_its_writer_s_and_a_made_up_one_gives_way_to_their
     assert made_up is not None and (made_up.message, made_up.text, made_up.superseded) == (3, "15906571234", False)
     assert "which no message says" in later_value_explain("1311111111", made_up)
     assert later_value("李娜的手机号码是多少？", "1311111111", numbers) is None  # she wrote none
-    # About the past, an invention is left alone (which earlier number was meant is not known).
-    assert later_value(question, "1311111111", numbers, earlier=True) is None
+    # About an earlier state, an invention gives way to the earliest of theirs.
+    first = later_value(question, "1311111111", numbers, earlier=True)
+    assert first is not None and (first.message, first.text, first.earlier) == (1, "13812345678", True)
+    assert "[1], the earliest message of the person asked about" in later_value_explain("1311111111", first)
 
 
 def test_the_answer_says_what_was_replaced_and_cites_the_later_message():

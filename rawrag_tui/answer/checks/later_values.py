@@ -120,8 +120,8 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     kind, value = found
     asked = kind in lang.kinds_asked(question)
     sources = [m for m in messages if _norm(value) in _norm(views(m).text)]
-    if not sources and asked and not earlier:
-        return _owners_latest(question, kind, messages, views)
+    if not sources and asked:
+        return _owners_value(question, kind, messages, views, earlier)
     if not sources or any(not m.timestamp for m in sources):
         return None
     # The writers of the value, where the question asks for its kind: their later values are newer ones.
@@ -153,7 +153,7 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         first = stated[0]
         if _norm(latest_value) != _norm(value) or _norm(first[2]) == _norm(value):
             return None
-        return Correction(first[1], first[2], earlier=True)
+        return Correction(first[1], first[2], earlier=True, superseded=True)
     stated_until = max(m.timestamp or "" for m in sources)
     later = [s for s in stated if s[0] > stated_until]
     if not later or _norm(later[-1][2]) == _norm(value):
@@ -161,27 +161,33 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     return Correction(later[-1][1], later[-1][2], superseded=True)
 
 
-def _owners_latest(question: str, kind: str, messages: Sequence[EvidenceMessage],
-                   views: EvidenceViews) -> Correction | None:
+def _owners_value(question: str, kind: str, messages: Sequence[EvidenceMessage],
+                  views: EvidenceViews, earlier: bool) -> Correction | None:
     """For a value of ``kind`` the question asks for and no message states: the
     latest one a person the question names writes (their own number or
-    address), if any does."""
+    address), if any does; the earliest, where the question names an earlier
+    state ("Welche E-Mail-Adresse hatte Mehmet früher?" - "m.yilmaz@web.de",
+    made of his old and his new one)."""
     named, _ = views.named(question, messages)
     written = [(m.timestamp, n, _values(kind, views(m).text)[-1].group()) for n, m in enumerate(messages, 1)
                if m.timestamp and m.speaker in named and holds(kind, views(m).text)]
     if not written:
         return None
+    if earlier:
+        first = min(written, key=lambda w: w[0])
+        return Correction(first[1], first[2], earlier=True)
     latest = max(written, key=lambda w: w[0])
     return Correction(latest[1], latest[2])
 
 
 def explain(answer: str, correction: Correction) -> str:
+    if not correction.superseded:  # the reader's value is in no message (:func:`_owners_value`)
+        which = "earliest" if correction.earlier else "latest"
+        return (f'the reader said "{answer}", which no message says; [{correction.message}], '
+                f"the {which} message of the person asked about that gives one, says {correction.text}")
     if correction.earlier:
         return (f'the reader said "{answer}", what the latest message on this says; the question asks '
                 f"about before it, and [{correction.message}], the earliest, says {correction.text}")
-    if not correction.superseded:
-        return (f'the reader said "{answer}", which no message says; [{correction.message}], '
-                f"the latest message of the person asked about that gives one, says {correction.text}")
     return (f'the reader said "{answer}", what an earlier message said; [{correction.message}], '
             f"the latest message on this, says {correction.text}")
 
