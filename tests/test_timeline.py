@@ -334,7 +334,7 @@ PHONES = [
 
 
 def test_the_numbers_a_question_asks_for_are_read_though_they_share_no_word_with_it(embedder):
-    # "陈浩的手机号码是多少？" shares no word with "以后有事打我这个号：15906571234", and the
+    # The question (how much is Chen Hao's phone number) shares no word with the new number's line, and the
     # windows kept hold neither number; the question asks for a phone number in its own words.
     hits = [Hit(1, 1, "chat 1", 1, "", messages=PHONES[2:4])]
     history = ListHistory(embedder, PHONES)

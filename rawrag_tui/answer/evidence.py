@@ -72,7 +72,8 @@ class MessageView:
 
     @cached_property
     def stated_days(self) -> frozenset:
-        """The days of :attr:`stated_dates` and of the dates written inside them (:func:`~rawrag_tui.lang.stated_days`)."""
+        """The days of :attr:`stated_dates` and of the dates written inside them
+        (:func:`~rawrag_tui.lang.stated_days`)."""
         return lang.stated_days(self.message.text, self.stated_dates)
 
     @cached_property

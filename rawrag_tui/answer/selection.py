@@ -24,8 +24,8 @@ the evidence:
   and names a speaker, the latest :data:`VALUE_HOLDERS` messages in which that
   person writes a value of the kind (the kind's pattern is the same in every
   language: answer/checks/later_values.py) lead the anchors, from the kept
-  windows and from the last messages of the anchors' conversations: "以后有事打我这个号：15906571234"
-  shares no word with the question, and the multilingual embedders did not
+  windows and from the last messages of the anchors' conversations: "以后有事打我这个号
+  15906571234" shares no word with the question, and the multilingual embedders did not
   rank it near it;
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the

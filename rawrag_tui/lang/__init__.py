@@ -34,12 +34,12 @@ from collections.abc import Iterable, Sequence
 from ..storage.cjk import has_cjk
 from . import de, en, ja, zh
 from . import latin as latin_signals
-from .base import MONEY_SIGN, WORD, Language, iso_dates, long_date
+from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 
-__all__ = ["REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now", "asks_about_past", "asks_when",
-           "calls_off", "cancelled", "dates_in", "days_written", "detect", "get", "kinds_asked", "long_date", "message_date",
-           "money_patterns", "of", "planned_dates", "query_terms", "stated_days", "subject_terms", "term_spans",
-           "word_stems", "writes_day"]
+__all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
+           "asks_about_past", "asks_when", "calls_off", "cancelled", "dates_in", "days_written", "detect", "get",
+           "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
+           "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}

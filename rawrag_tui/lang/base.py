@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
+from typing import ClassVar
 
 from ..storage.cjk import CJK_RUN, has_cjk
 
@@ -93,6 +94,11 @@ def stated_day(day: int, month: int, year: int | str | None, sent: dt.date | Non
     return year_near(day, month, sent, weekday) if sent is not None else None
 
 
+#: The kinds of value a question can ask for that every language writes alike
+#: (the names :attr:`Language.kind_patterns` and answer/checks/later_values.py share).
+PHONE, EMAIL = "phone", "email"
+
+
 class Language:
     """Language-neutral defaults; a language module overrides what it knows."""
 
@@ -167,8 +173,8 @@ class Language:
     #: How an answer says a plan was called off, in this language (empty: none is said).
     cancelled = ""
     #: A question asking for a value of a kind every language writes alike, by
-    #: the kind's name (``phone``, ``email``: answer/checks/later_values.py).
-    kind_patterns: dict[str, re.Pattern[str]] = {}
+    #: the kind's name (:data:`PHONE`, :data:`EMAIL`: answer/checks/later_values.py).
+    kind_patterns: ClassVar[dict[str, re.Pattern[str]]] = {}
 
     @staticmethod
     def _says(pattern: re.Pattern[str] | None, question: str) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import Language, stated_day
+from .base import EMAIL, PHONE, Language, stated_day
 from .latin import SIGNALS
 
 #: Function words no layer takes for a question's subject (the module's detection words among them).
@@ -53,8 +53,8 @@ _CANCEL = re.compile(r"\babsag\w*|\babgesagt\b|\bsag\w* (?:\w+ ){0,3}ab\b|\bfäl
                      r"\bausgefallen\b|\bstorniert\b|\bfindet nicht statt\b", re.IGNORECASE)
 
 #: A question asking for a phone number or an e-mail address ("Handynummer", "E-Mail-Adresse").
-_KINDS = {"phone": re.compile(r"telefon|handy|nummer|mobil", re.IGNORECASE),
-          "email": re.compile(r"e-?mail|mailadresse", re.IGNORECASE)}
+_KINDS = {PHONE: re.compile(r"telefon|handy|nummer|mobil", re.IGNORECASE),
+          EMAIL: re.compile(r"e-?mail|mailadresse", re.IGNORECASE)}
 
 
 def _month_number(name: str) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import Language, long_date, long_date_day, stated_day
+from .base import EMAIL, PHONE, Language, long_date, long_date_day, stated_day
 
 #: Function words no layer takes for a question's subject: highlighting,
 #: evidence selection and the answer checks leave them out of a question.
@@ -286,8 +286,8 @@ _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:i
 
 
 #: A question asking for a phone number or an e-mail address.
-_KINDS = {"phone": re.compile(r"\b(?:phone|mobile|cell|number)\b", re.IGNORECASE),
-          "email": re.compile(r"\be-?mail", re.IGNORECASE)}
+_KINDS = {PHONE: re.compile(r"\b(?:phone|mobile|cell|number)\b", re.IGNORECASE),
+          EMAIL: re.compile(r"\be-?mail", re.IGNORECASE)}
 
 
 class English(Language):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .base import EMAIL, PHONE
 from .cjk import CjkLanguage, grams
 
 #: "3月21日", "2026年3月21日".
@@ -23,7 +24,7 @@ _PAST = re.compile(r"以前|(?<![名午])前[にのはで、]|最初|元々|も�
 #: A plan called off: "今回は中止にします", "キャンセルになった", "取りやめ".
 _CANCEL = re.compile(r"中止|キャンセル|取りやめ|取り止め|取り消|なしになった")
 #: A question asking for a phone number ("電話番号", "携帯") or an e-mail address ("メールアドレス", "メアド").
-_KINDS = {"phone": re.compile(r"電話|番号|携帯|ケータイ"), "email": re.compile(r"メール|メアド|アドレス|e-?mail", re.I)}
+_KINDS = {PHONE: re.compile(r"電話|番号|携帯|ケータイ"), EMAIL: re.compile(r"メール|メアド|アドレス|e-?mail", re.I)}
 
 
 class Japanese(CjkLanguage):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .base import EMAIL, PHONE
 from .cjk import CjkLanguage, grams
 
 #: "3月21日", "3月21号", "2026年3月21日".
@@ -23,7 +24,7 @@ _PAST = re.compile(r"之前|以前|原来|最初|本来|原本|起初|当初|先
 #: A plan called off: "这次只能取消了", "不去了", "泡汤了".
 _CANCEL = re.compile(r"取消|不去了|去不成|去不了了|泡汤|作罢")
 #: A question asking for a phone number ("手机号码", "电话") or an e-mail address ("邮箱").
-_KINDS = {"phone": re.compile(r"电话|電話|手机|手機|号码|號碼"), "email": re.compile(r"邮箱|郵箱|邮件|郵件|e-?mail", re.I)}
+_KINDS = {PHONE: re.compile(r"电话|電話|手机|手機|号码|號碼"), EMAIL: re.compile(r"邮箱|郵箱|邮件|郵件|e-?mail", re.I)}
 
 
 class Chinese(CjkLanguage):

@@ -30,7 +30,7 @@ language's words ("phone number", "手机号码", "メールアドレス":
 ``lang.kinds_asked``): a phone number or an e-mail address is its owner's,
 who writes it, so a later message by the writer of the answer's value, in
 the same conversation, stating another of the kind is on the subject though
-it names none ("以后有事打我这个号：15906571234"); and a value no message
+it names none ("以后有事打我这个号 15906571234"); and a value no message
 states (the reader made up "1311111111") gives way to the latest of the
 kind that a person the question names writes.
 
@@ -64,8 +64,8 @@ NAME = "later_values"
 #: character too, and "打我电话13812345678" or "换成wanglei.work@outlook.com了" writes
 #: the value right against one.
 KINDS: dict[str, re.Pattern[str]] = {
-    "email": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"),
-    "phone": re.compile(r"(?<![A-Za-z0-9_:.])\+?\d(?:[ -]?\d){7,}(?![A-Za-z0-9_:])"),
+    lang.EMAIL: re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"),
+    lang.PHONE: re.compile(r"(?<![A-Za-z0-9_:.])\+?\d(?:[ -]?\d){7,}(?![A-Za-z0-9_:])"),
     "clock": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),
 }
 MONEY = "money"
