@@ -256,3 +256,17 @@ def test_a_german_compound_in_the_question_finds_its_parts_in_the_messages():
     answer = answer_question(question, result_of(question, party), lambda: OneAnswer("2 March 2025"),
                              prompt_style="plain", date="2025-07-15")
     assert answer.answer == "28. Juni 2025" and answer.reader_said == "2 March 2025"
+
+
+def test_each_language_says_in_its_own_words_when_a_number_or_an_address_is_asked_for():
+    phone, email = frozenset({lang.PHONE}), frozenset({lang.EMAIL})
+    assert lang.kinds_asked("What is Marcus's phone number?") == phone
+    assert lang.kinds_asked("What is Jess's email address?") == email
+    assert lang.kinds_asked("Wie lautet Lenas Handynummer?") == phone
+    assert lang.kinds_asked("Welche E-Mail-Adresse hatte Mehmet früher?") == email
+    assert lang.kinds_asked("陈浩的手机号码是多少？") == phone and lang.kinds_asked("王磊的邮箱地址是什么？") == email
+    assert lang.kinds_asked("優子の電話番号は何ですか？") == phone
+    assert lang.kinds_asked("健太のメールアドレスは何ですか？") == email
+    others = ("Where does Amir live?", "Wo wohnt Jonas jetzt?", "李娜现在住在哪个城市？", "美咲の弟の名前は何ですか？")
+    for other in others:
+        assert lang.kinds_asked(other) == frozenset()
