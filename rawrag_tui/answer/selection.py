@@ -23,7 +23,7 @@ the evidence:
   e-mail address in its own language's words ("手机号码", ``lang.kinds_asked``)
   and names a speaker, the latest :data:`VALUE_HOLDERS` messages in which that
   person writes a value of the kind (the kind's pattern is the same in every
-  language: answer/checks/later_values.py) lead the anchors, from the kept
+  language: answer/values.py) lead the anchors, from the kept
   windows and from the last messages of the anchors' conversations: "以后有事打我这个号
   15906571234" shares no word with the question, and the multilingual embedders did not
   rank it near it;
@@ -54,11 +54,11 @@ import numpy as np
 
 from .. import lang
 from ..search.types import EvidenceMessage, Hit
-from .checks.later_values import holds
 from .evidence import EvidenceViews
 from .history import History, without_names
 from .packing import PackedEvidence, TokenCounter, conversation_header, day_line, numbered_line, pack_evidence, render
 from .timeline import LATER_CAP, Timeline, follow_subjects
+from .values import holds
 
 #: Messages either side of an anchor that come along with it.
 NEIGHBOURS = 1

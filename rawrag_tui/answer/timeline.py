@@ -40,9 +40,9 @@ import numpy as np
 
 from .. import lang
 from ..search.types import EvidenceMessage
-from .checks.later_values import holds
 from .history import History
 from .unknown import named
+from .values import holds
 
 #: The smaller of cosine(later, anchor) and cosine(later, question) a later
 #: message needs to be on the anchor's subject (all-MiniLM-L6-v2, measured on

@@ -95,7 +95,7 @@ def stated_day(day: int, month: int, year: int | str | None, sent: dt.date | Non
 
 
 #: The kinds of value a question can ask for that every language writes alike
-#: (the names :attr:`Language.kind_patterns` and answer/checks/later_values.py share).
+#: (the names :attr:`Language.kind_patterns` and answer/values.py share).
 PHONE, EMAIL = "phone", "email"
 
 
@@ -173,7 +173,7 @@ class Language:
     #: How an answer says a plan was called off, in this language (empty: none is said).
     cancelled = ""
     #: A question asking for a value of a kind every language writes alike, by
-    #: the kind's name (:data:`PHONE`, :data:`EMAIL`: answer/checks/later_values.py).
+    #: the kind's name (:data:`PHONE`, :data:`EMAIL`: answer/values.py).
     kind_patterns: ClassVar[dict[str, re.Pattern[str]]] = {}
 
     @staticmethod

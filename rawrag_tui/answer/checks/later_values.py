@@ -54,35 +54,12 @@ from collections.abc import Collection, Sequence
 from ... import lang
 from ...search.types import EvidenceMessage
 from ..evidence import EvidenceViews
+from ..values import KINDS, MONEY, holds
+from ..values import values_in as _values
 from .base import Correction
 
 #: The setting's name for this check (``[answer] checks``).
 NAME = "later_values"
-
-#: The kinds every language writes alike; money also in the words of the text's language.
-#: Letters and digits of the Latin script only: a CJK character is a word
-#: character too, and "打我电话13812345678" or "换成wanglei.work@outlook.com了" writes
-#: the value right against one.
-KINDS: dict[str, re.Pattern[str]] = {
-    lang.EMAIL: re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"),
-    lang.PHONE: re.compile(r"(?<![A-Za-z0-9_:.])\+?\d(?:[ -]?\d){7,}(?![A-Za-z0-9_:])"),
-    "clock": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),
-}
-MONEY = "money"
-
-
-def _patterns(kind: str, text: str) -> list[re.Pattern[str]]:
-    return lang.money_patterns([text]) if kind == MONEY else [KINDS[kind]]
-
-
-def _values(kind: str, text: str) -> list[re.Match[str]]:
-    return sorted((m for rx in _patterns(kind, text) for m in rx.finditer(text)), key=lambda m: m.start())
-
-
-def holds(kind: str, text: str) -> bool:
-    """Whether ``text`` states a value of ``kind`` (``phone``, ``email``, ...)."""
-    return bool(_values(kind, text))
-
 
 def _norm(value: str) -> str:
     return re.sub(r"[\s-]", "", value).lower()
