@@ -19,12 +19,15 @@ Two stores:
   from ``shared/data``, and the Chinese and Japanese chats of
   ``bench/data/cjk-chats.json``).
 
-Readers: the profile's (``bundled`` unless ``--profile``), or a GGUF file
-(``--reader-gguf PATH``, as ``[models] reader_model``).
+Readers: the profile's (``bundled`` unless ``--profile``), a GGUF file
+(``--reader-gguf PATH``, as ``[models] reader_model``), or an
+OpenAI-compatible server you run (``--endpoint URL --endpoint-model NAME``,
+as ``[reader] endpoint`` and ``model``).
 
     python bench/changed_facts.py --out /tmp/cf.jsonl
     python bench/changed_facts.py --lang zh,ja --profile multilingual
     python bench/changed_facts.py --haystack --reader-gguf qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+    python bench/changed_facts.py --lang en --endpoint http://127.0.0.1:8088/v1 --endpoint-model coder-1.5b
     python bench/changed_facts_score.py /tmp/cf.jsonl        # re-score saved answers
 
 Prints one markdown row per language. Seconds per question are wall-clock
@@ -95,7 +98,12 @@ def open_home(home: Path, args):
     from rawrag_tui.memory import Memory
 
     models = {"profile": args.profile, "reader_model": str(args.reader_gguf) if args.reader_gguf else None}
-    return Memory.open(home, models=models, reader={"timeout": args.reader_timeout})
+    reader = {"timeout": args.reader_timeout}
+    if args.prompt:
+        reader["prompt"] = args.prompt
+    if args.endpoint:  # an OpenAI-compatible server reads instead of the bundled reader
+        reader |= {"endpoint": args.endpoint, "model": args.endpoint_model, "endpoint_context": args.endpoint_context}
+    return Memory.open(home, models=models, reader=reader)
 
 
 def ask_one(mem, lang: str, store: str, reader: str, sample: dict, qa: dict, note: dict | None) -> dict:
@@ -149,6 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--haystack", action="store_true", help="one store with long unrelated conversations added")
     ap.add_argument("--profile", default=None, help="model profile (default: the home's, bundled)")
     ap.add_argument("--reader-gguf", type=Path, help="a GGUF reader file ([models] reader_model)")
+    ap.add_argument("--endpoint", default="",
+                    help="an OpenAI-compatible server's base URL to read with ([reader] endpoint), "
+                         "e.g. http://127.0.0.1:8088/v1 for llama-cpp-python's server")
+    ap.add_argument("--endpoint-model", default="", help="the model name that server knows ([reader] model)")
+    ap.add_argument("--endpoint-context", type=int, default=4096,
+                    help="the server's context when it does not report one ([reader] endpoint_context)")
+    ap.add_argument("--prompt", choices=["auto", "cited", "plain"],
+                    help="the prompt style ([reader] prompt; default: the home's, auto)")
     ap.add_argument("--reader-timeout", type=float, default=900.0,
                     help="reader.timeout, seconds without a sign of life (default 900: a machine shared with "
                          "other work reads slowly; the setting's own default would stop the reader)")
@@ -171,7 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     # A stopped run closes its reader process (the finally blocks below) rather than leaving it behind.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     store = "haystack" if args.haystack else "plain"
-    reader = args.label or (args.reader_gguf.name if args.reader_gguf else (args.profile or "bundled"))
+    reader = args.label or (args.reader_gguf.name if args.reader_gguf else
+                            f"endpoint:{args.endpoint_model}" if args.endpoint else (args.profile or "bundled"))
+    if args.prompt and not args.label:
+        reader += f" ({args.prompt})"
     print(f"# rawrag from {Path(rawrag_tui.__file__).parent}; store {store}; reader {reader}; "
           f"load average {os.getloadavg()[0]:.2f} at {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
           file=sys.stderr)
