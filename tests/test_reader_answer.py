@@ -84,6 +84,28 @@ def test_invented_citations_are_cut_from_stream_and_counted():
     assert [c.n for c in ans.citations] == [1, 2]
 
 
+def test_an_answer_that_is_only_a_citation_becomes_the_message_it_names():
+    # Asked to cite, a small reader (the 1.5B behind an OpenAI-compatible server
+    # did, docs/answers.md) writes "[3]" and no words: the message is the answer.
+    reader = ScriptedReader(["[", "3", "]."])
+    seen = []
+    ans = answer_question("Where does Max like to go?", RESULT, lambda: reader, on_token=seen.append)
+    assert ans.answer == "Max loves the beach."
+    assert ans.reader_said == "[3]." and ans.correction == 'the reader answered "[3]." alone: the message it names'
+    assert [(c.n, c.external_id) for c in ans.citations] == [(3, "D1:3")]
+    assert "".join(seen) == "[3]."  # what streamed is the reader's; the final answer leads where shown
+    # Words beside the citation are an answer: kept as they are.
+    reader = ScriptedReader(["The beach [3]."])
+    assert answer_question("Where does Max like to go?", RESULT, lambda: reader).answer == "The beach [3]."
+    # With the checks off the reader's words stand as they are.
+    reader = ScriptedReader(["[3]"])
+    assert answer_question("Where does Max like to go?", RESULT, lambda: reader, checks=()).answer == "[3]"
+    # An invented number alone is cut, and nothing is quoted.
+    reader = ScriptedReader(["[9]"])
+    ans = answer_question("Where does Max like to go?", RESULT, lambda: reader)
+    assert ans.answer == "" and not ans.reader_said and ans.citations == []
+
+
 def test_brackets_that_are_not_citations_pass_through():
     f = CitationFilter(valid=2)
     out = f.feed("a [photo] of [") + f.feed("x] and [2") + f.feed("] end [") + f.flush()

@@ -81,6 +81,11 @@ class CitationFilter:
         return "[" + ", ".join(str(n) for n in good) + "]" if good else ""
 
 
+def only_citations(answer: str) -> bool:
+    """Whether ``answer`` is nothing but citations (and the punctuation around them): "[2]", "[3, 5]."."""
+    return bool(CITATION.search(answer)) and not CITATION.sub("", answer).strip(" \t\n.,;:!?()")
+
+
 def tidy(text: str) -> str:
     """Whitespace left where an invented citation was cut: ``x  .`` -> ``x.``."""
     text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)

@@ -22,7 +22,7 @@ from ..search.types import SearchResult
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
-from .citations import CITATION, CitationFilter, tidy
+from .citations import CITATION, CitationFilter, only_citations, tidy
 from .evidence import EvidenceViews
 from .history import History
 from .packing import PackedEvidence, pack_evidence
@@ -161,8 +161,18 @@ def answer_question(
     # The timeline decides a question names an earlier state; without one (whole
     # windows, no history) the question's own words and years do.
     earlier = packed.earlier or asks_about_earlier(question, ())
-    corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views,
-                                 checks, date, earlier, packed.latest)
+    corrected = None
+    if filt.cited and only_citations(answer) and (checks is None or checks):
+        # "[2]" and nothing else: asked to cite, a small reader names the message that
+        # answers and writes no words of it (docs/answers.md). That message is the
+        # answer, word for word, and the checks leave a quoted message as it is.
+        # With the checks off ("[answer] checks = []") the reader's words stand.
+        reader_said, answer = answer, packed.messages[filt.cited[0] - 1].text.strip()
+        correction = f'the reader answered "{reader_said}" alone: the message it names'
+        filt.cited = filt.cited[:1]
+    else:
+        corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views,
+                                     checks, date, earlier, packed.latest)
     if corrected is not None:
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message] if corrected.correction.message else []
