@@ -200,3 +200,18 @@ def test_the_people_a_question_names_come_first_when_the_budget_is_short():
     # Nobody named: the search's order stands.
     packed = select_evidence(hits, "Who lives in a flat?", budget, words)
     assert packed.messages[0].message_id == 1
+
+def test_a_person_talked_about_but_not_writing_keeps_the_chats_that_name_them():
+    # Zoe writes nowhere; Marcus's chat names her. Priya and Daniel's chat ranks
+    # first on "wedding" and is about another wedding (the bundled reader answered "2027").
+    daniel = msg(1, 1, "Thinking spring next year (2027), Sofia wants a beach wedding", "2026-02-15T10:00:00",
+                 "Daniel", conv=1)
+    priya = msg(2, 2, "A beach wedding, obviously", "2026-02-15T10:01:00", "Priya", conv=1)
+    marcus = msg(3, 1, "Zoe's wedding is on 8 November now", "2025-10-19T10:00:00", "Marcus", conv=2)
+    hannah = msg(4, 2, "Yes! Dress bought for the wedding", "2025-10-19T10:05:00", "Hannah", conv=2)
+    hits = [hit(1, daniel, priya), hit(2, marcus, hannah)]
+    packed = select_evidence(hits, "When is Zoe's wedding?", 200, words)
+    assert {m.conversation_id for m in packed.messages} == {2}
+    # A capitalised word no chat says (a month, a title) leaves every chat in.
+    packed = select_evidence(hits, "When is the Wedding in June?", 200, words)
+    assert {m.conversation_id for m in packed.messages} == {1, 2}

@@ -58,6 +58,7 @@ from .evidence import EvidenceViews
 from .history import History, without_names
 from .packing import PackedEvidence, TokenCounter, conversation_header, day_line, numbered_line, pack_evidence, render
 from .timeline import LATER_CAP, Timeline, follow_subjects
+from .unknown import named
 from .values import holds
 
 #: Messages either side of an anchor that come along with it.
@@ -248,10 +249,27 @@ def _only_theirs(anchors: list[EvidenceMessage], question: str, messages: Iterab
     messages = list(messages)
     named, people = views.named(question, messages)
     if not named:
-        return anchors, None
+        return _where_named(anchors, question, messages, views), None
     theirs = {m.conversation_id for m in messages if m.speaker in named}
     first = [a for a in anchors if a.conversation_id in theirs or views(a).stems & people]
     return (first, True) if first else (anchors, False)
+
+
+def _where_named(anchors: list[EvidenceMessage], question: str, messages: list[EvidenceMessage],
+                 views: EvidenceViews) -> list[EvidenceMessage]:
+    """Of ``anchors``, those of the conversations that name someone the question
+    names who writes none of ``messages`` ("When is Zoe's wedding?": Zoe is
+    talked about, not a speaker), where any anchor is: another chat's wedding
+    is not hers (the bundled reader answered "2027" from it). A name is a
+    capitalised word that does not start a sentence (answer/unknown.py); where
+    no conversation of the anchors names one (a month, a script without capitals), all stay."""
+    language = lang.of(question)
+    names = {term for name in named(question) for _, _, _, term in language.tokens(name)}
+    if not names:
+        return anchors
+    naming = {m.conversation_id for m in messages if views(m).stems & names}
+    kept = [a for a in anchors if a.conversation_id in naming]
+    return kept or anchors
 
 
 def _without_superseded(candidate: list[EvidenceMessage], superseded: dict[int, int],
