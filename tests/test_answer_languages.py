@@ -270,3 +270,19 @@ def test_each_language_says_in_its_own_words_when_a_number_or_an_address_is_aske
     others = ("Where does Amir live?", "Wo wohnt Jonas jetzt?", "李娜现在住在哪个城市？", "美咲の弟の名前は何ですか？")
     for other in others:
         assert lang.kinds_asked(other) == frozenset()
+
+
+def test_a_german_question_names_a_person_by_the_genitive_too():
+    # "Annas Freund": German writes a name's genitive with an -s and no apostrophe;
+    # cut to five letters "annas" is not "anna", and the person asked about was not found.
+    from rawrag_tui.answer.history import without_names
+
+    people = [msg(1, "Hallo", "2025-01-01T10:00:00", "Anna"), msg(2, "Hi", "2025-01-01T10:01:00", "Mehmet"),
+              msg(3, "Moin", "2025-01-01T10:02:00", "Jonas")]
+    views = EvidenceViews()
+    assert views.named("Wer war Annas Freund vor Sebastian?", people)[0] == {"Anna"}
+    assert views.named("Wie lautet Mehmets E-Mail-Adresse?", people)[0] == {"Mehmet"}
+    assert views.named("Wo wohnt Jonas jetzt?", people)[0] == {"Jonas"}
+    assert without_names("Wer war Annas Freund vor Sebastian?", ["Anna"]) == "Wer war Freund vor Sebastian?"
+    assert lang.of("Wer war Annas Freund?").name_forms("anna") == {"anna", "annas"}
+    assert lang.of("Wo wohnt Jonas jetzt?").name_forms("jonas") == {"jonas"}  # Jonas' takes an apostrophe

@@ -109,13 +109,15 @@ class EvidenceViews:
         that name them in a message (the question's, and the same words as a
         message in another language stems them)."""
         asked = query_terms(question)
+        language = lang.of(question)
         names: set[str] = set()
         stems: set[str] = set()
         for name in {m.speaker for m in messages}:
-            for _, _, word, term in lang.of(question).tokens(name):
-                if term in asked:
+            for _, _, word, term in language.tokens(name):
+                forms = language.name_forms(word) | {term}
+                if forms & asked:
                     names.add(name)
-                    stems |= {term} | word_stems(word)
+                    stems |= forms | word_stems(word)
         return names, stems
 
     def subject(self, question: str, messages: Iterable[EvidenceMessage],
@@ -126,5 +128,6 @@ class EvidenceViews:
 
 
 def _terms_as_in(question: str, name: str) -> set[str]:
-    """``name``'s terms as ``question``'s language cuts them."""
-    return {term for _, _, _, term in lang.of(question).tokens(name)}
+    """``name``'s terms as ``question``'s language cuts them, its possessive forms included."""
+    language = lang.of(question)
+    return {form for _, _, word, term in language.tokens(name) for form in language.name_forms(word) | {term}}

@@ -114,6 +114,13 @@ class Language:
         """A word's matching form: its first five characters (``word`` is lower case)."""
         return word[:5]
 
+    def name_forms(self, word: str) -> frozenset[str]:
+        """The terms a question in this language names a person by whose name is
+        ``word`` (one word of it, lower case): the name's own term, where the
+        language marks a possessive with an apostrophe ("Priya's") or a particle
+        ("王芳的", "美咲の")."""
+        return frozenset({self.stem(word)})
+
     def tokens(self, text: str) -> Iterator[tuple[int, int, str, str]]:
         """(start, end, word, term) for each term of ``text``: a CJK run gives its
         bigrams (word and term alike), every other word its lower case and its stem."""

@@ -109,6 +109,16 @@ class German(Language):
             return frozenset()
         return frozenset(word[i:i + 5] for i in range(3, len(word) - 3))
 
+    def name_forms(self, word: str) -> frozenset[str]:
+        """A name and its genitive, the name with an -s and no apostrophe
+        ("Annas Freund", "Lenas Bruder"): cut to its first five letters,
+        "lenas" is not "lena", so the person asked about was not found.
+        Names ending in s, x, z or ß take an apostrophe instead ("Jonas'")."""
+        forms = {self.stem(word)}
+        if not word.endswith(("s", "x", "z", "ß")):
+            forms.add(self.stem(word + "s"))
+        return frozenset(forms)
+
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return stated_dates(body, sent)
 
