@@ -201,6 +201,7 @@ def test_the_people_a_question_names_come_first_when_the_budget_is_short():
     packed = select_evidence(hits, "Who lives in a flat?", budget, words)
     assert packed.messages[0].message_id == 1
 
+
 def test_a_person_talked_about_but_not_writing_keeps_the_chats_that_name_them():
     # Zoe writes nowhere; Marcus's chat names her. Priya and Daniel's chat ranks
     # first on "wedding" and is about another wedding (the bundled reader answered "2027").
@@ -212,6 +213,6 @@ def test_a_person_talked_about_but_not_writing_keeps_the_chats_that_name_them():
     hits = [hit(1, daniel, priya), hit(2, marcus, hannah)]
     packed = select_evidence(hits, "When is Zoe's wedding?", 200, words)
     assert {m.conversation_id for m in packed.messages} == {2}
-    # A capitalised word no chat says (a month, a title) leaves every chat in.
-    packed = select_evidence(hits, "When is the Wedding in June?", 200, words)
+    # A capitalised word no chat says (here a month) leaves every chat in.
+    packed = select_evidence(hits, "When is the wedding in June?", 200, words)
     assert {m.conversation_id for m in packed.messages} == {1, 2}
