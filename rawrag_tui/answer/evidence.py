@@ -129,5 +129,4 @@ class EvidenceViews:
 
 def _terms_as_in(question: str, name: str) -> set[str]:
     """``name``'s terms as ``question``'s language cuts them, its possessive forms included."""
-    language = lang.of(question)
-    return {form for _, _, word, term in language.tokens(name) for form in language.name_forms(word) | {term}}
+    return lang.of(question).name_terms(name)

@@ -70,8 +70,7 @@ def without_names(question: str, names: Iterable[str]) -> str:
     their speakers (:func:`message_body`). The question as it is where
     nothing else would be left."""
     language = lang.of(question)
-    terms = {form for name in names for _, _, word, term in language.tokens(name)
-             for form in language.name_forms(word) | {term}}
+    terms = set().union(*(language.name_terms(name) for name in names))
     spans = [(start, _possessive_end(question, end)) for start, end, _, term in language.tokens(question)
              if term in terms]
     if not spans:

@@ -121,6 +121,11 @@ class Language:
         ("王芳的", "美咲の")."""
         return frozenset({self.stem(word)})
 
+    def name_terms(self, name: str) -> set[str]:
+        """Every term by which a question in this language names the person called
+        ``name`` (each of its words' :meth:`name_forms`, beside its own term)."""
+        return {form for _, _, word, term in self.tokens(name) for form in self.name_forms(word) | {term}}
+
     def tokens(self, text: str) -> Iterator[tuple[int, int, str, str]]:
         """(start, end, word, term) for each term of ``text``: a CJK run gives its
         bigrams (word and term alike), every other word its lower case and its stem."""
