@@ -176,7 +176,7 @@ class ReaderSettings:
 
 
 #: The answer checks there are (answer/checks), in the order they run by default.
-ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question")
+ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading")
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,9 @@ class AnswerSettings:
     #: message on the subject states; "later_values": a time, number, e-mail or amount a later
     #: message on the subject changed gives way to the later one (the earliest, for a question
     #: about an earlier state); "repeats_question": an answer made only of the question's own
-    #: names (or, in CJK, its characters) becomes "Not in your history.".
+    #: names (or, in CJK, its characters) becomes "Not in your history."; "later_reading": where none
+    #: of these changed it, a question about now is read again from the messages of the answer's
+    #: conversation later than its sources, and an answer one of them supports replaces it.
     checks: tuple[str, ...] = ANSWER_CHECKS
 
 

@@ -57,6 +57,8 @@ class PackedEvidence:
     latest: set[int] = field(default_factory=set)
     #: Whether the question names a state earlier than the latest (answer/timeline.py).
     earlier: bool = False
+    #: Whether the question asks about the past, where every version counts (answer/timeline.py).
+    past: bool = False
 
     def cite(self, n: int) -> EvidenceMessage | None:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None

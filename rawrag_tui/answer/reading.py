@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..lang import asks_about_now
 from ..models.protocols import Reader
+from ..settings import ANSWER_CHECKS
 from ..progress import Progress
 from ..search.types import SearchResult
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
@@ -24,11 +25,12 @@ from .checks import first_correction
 from .checks.support import match_sources
 from .citations import CITATION, CitationFilter, only_citations, tidy
 from .evidence import EvidenceViews
+from . import later_reading
 from .history import History
 from .packing import PackedEvidence, pack_evidence
 from .prompts import NOT_MENTIONED, NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
-from .timeline import asks_about_earlier
+from .timeline import asks_about_earlier, asks_about_past
 from .types import Answer, Citation
 from .unknown import unknown_names
 
@@ -177,6 +179,25 @@ def answer_question(
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message] if corrected.correction.message else []
     how = "stated" if corrected else "cited"
+    again = None
+    if (corrected is None and not reader_said and later_reading.NAME in (ANSWER_CHECKS if checks is None else checks)
+            and not is_abstention(answer) and not earlier and not (packed.past or asks_about_past(question, ()))):
+        sources = filt.cited or match_sources(answer, question, packed.messages, views)
+
+        def read_again(evidence: str) -> str:
+            again_prompt = build_prompt(question, evidence, date, prompt_style, say_date)
+            second = CitationFilter(0)  # its [n] number other messages: dropped
+            return tidy("".join(_stream(model.answer(again_prompt, max_tokens=answer_tokens, on_progress=reading),
+                                        second, None, {"start": time.perf_counter()})))
+
+        started = time.perf_counter()
+        again = later_reading.read_later(question, answer, sources, packed.messages, views, read_again, packed.latest)
+        timings["reread"] = time.perf_counter() - started
+    if again is not None:
+        reader_said, answer = answer, again.text
+        correction = later_reading.explain(reader_said, again)
+        filt.cited = again.messages
+        how = "matched"
     citations = [Citation.of(n, packed.messages[n - 1], how) for n in filt.cited]
     unsupported = False
     if not citations and prompt_style == "plain" and not is_abstention(answer):

@@ -186,7 +186,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     kept = sum(any(m.message_id in chosen for m in h.messages) for h in with_messages)
     return PackedEvidence(text, numbered, tokens, kept, len(with_messages) - kept,
                           cut_messages=max(len(messages) - len(chosen), 0), latest=latest,
-                          earlier=timeline.earlier,
+                          earlier=timeline.earlier, past=timeline.past,
                           superseded={m: n for m, n in dropped.items() if n in chosen and m not in chosen})
 
 

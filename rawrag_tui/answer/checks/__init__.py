@@ -31,7 +31,7 @@ from .base import Check, Correction
 BY_NAME: dict[str, Check] = {cancelled_plans.NAME: cancelled_plans, stated_dates.NAME: stated_dates,
                              later_values.NAME: later_values, repeats_question.NAME: repeats_question}
 #: The correcting checks, in the order they run by default.
-CHECKS: tuple[Check, ...] = tuple(BY_NAME[name] for name in ANSWER_CHECKS)
+CHECKS: tuple[Check, ...] = tuple(BY_NAME[name] for name in ANSWER_CHECKS if name in BY_NAME)
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,9 @@ def first_correction(question: str, answer: str, said: str, messages: Sequence[E
         return None
     today = parse_question_date(date)
     for name in ANSWER_CHECKS if names is None else names:
-        each = BY_NAME[name]
+        each = BY_NAME.get(name)
+        if each is None:  # not a check of the answer's text: "later_reading" reads again (answer/later_reading.py)
+            continue
         correction = each.check(question, said, messages, views, today, earlier, latest)
         if correction is not None:
             return Corrected(correction, each.explain(said.strip(), correction))

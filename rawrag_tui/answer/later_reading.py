@@ -1,0 +1,108 @@
+"""Reading again from the later messages: the state now, where a small reader took the first one.
+
+The bundled 0.5B reader answers with the first value of the kind it wants
+that it reads, and the evidence is in time order: asked "Where does Amir
+live?" it answers "Bristol" (April 2025) though the same chat's later
+messages are about his life in Glasgow; asked "What diet does Priya follow?",
+"oat ice cream" where a later line plans "vegan canapés". The checks in
+answer/checks correct what they can recognise without a model (dates, clock
+times, numbers, addresses); a city, a team, a diet or a partner's name no
+rule can pick out of a message without a word list.
+
+So, for a question about now, once the reader has answered and no check has
+corrected it, the reader reads again: the same question over only the
+evidence messages of the answer's conversation that are later than every
+message supporting its answer (the ones it cited, or that share its words).
+Its second answer replaces the first only where it is an answer a later
+message supports (shares its words and holds its numbers,
+answer/checks/support.py), differs from the first, and is no restatement of
+the question (it shares none of the question's terms: "Priya's job is a bus
+driver."); otherwise the first stands. No word of any language is read:
+terms are each language's own (lang), and which message is later is its
+send time.
+
+Not for a question about the past (answer/timeline.py: "before she moved",
+the simple past, an earlier year), where the first version may be the one
+asked for, nor for an abstention. Turned off by leaving ``later_reading`` out
+of ``[answer] checks``. Measured in docs/answers.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..lang import query_terms
+from ..search.types import EvidenceMessage
+from .checks.support import match_sources
+from .evidence import EvidenceViews
+from .packing import render
+from .prompts import is_abstention
+
+#: The setting's name for this step (``[answer] checks``).
+NAME = "later_reading"
+
+
+@dataclass(frozen=True)
+class LaterReading:
+    """The second answer and where it stands: ``messages`` (1-based, the
+    evidence's numbering) are the later messages that support it, ``sources``
+    those that supported the first."""
+
+    text: str
+    messages: list[int]
+    sources: list[int]
+    read: int  #: how many later messages were read
+
+
+def later_than_sources(sources: Sequence[int], messages: Sequence[EvidenceMessage]) -> list[int]:
+    """1-based numbers of the messages of the ``sources``' conversations sent
+    after every source; none where a source has no send time."""
+    cited = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
+    if not cited or any(not m.timestamp for m in cited):
+        return []
+    conversations = {m.conversation_id for m in cited}
+    until = max(m.timestamp or "" for m in cited)
+    return [n for n, m in enumerate(messages, 1)
+            if m.conversation_id in conversations and m.timestamp and m.timestamp > until]
+
+
+def restates(question: str, answer: str) -> bool:
+    """Whether ``answer`` shares a term with ``question`` (its language's terms:
+    stems, CJK bigrams): "Sam's job is job hunting." is the question said back."""
+    return bool(query_terms(question) & query_terms(answer))
+
+
+def read_later(question: str, first: str, sources: Sequence[int], messages: Sequence[EvidenceMessage],
+               views: EvidenceViews, read: Callable[[str], str],
+               latest: frozenset[int] | set[int] = frozenset()) -> LaterReading | None:
+    """The reader's answer from the messages later than ``sources``, where it
+    stands (see the module's doc), else None. ``read`` answers an evidence
+    block (the same prompt as the first reading, other messages); ``latest``:
+    ids marked newest on their subject, marked again."""
+    later = later_than_sources(sources, messages)
+    if not later:
+        return None
+    chosen = [messages[n - 1] for n in later]
+    text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen}, latest)
+    second = read(text).strip()
+    if not second or is_abstention(second) or _same(second, first) or restates(question, second):
+        return None
+    supported = match_sources(second, question, numbered, views)
+    if not supported:
+        return None
+    back = {m.message_id: later[i] for i, m in enumerate(chosen)}
+    return LaterReading(second, sorted(back[numbered[n - 1].message_id] for n in supported), list(sources),
+                        len(later))
+
+
+def explain(first: str, reading: LaterReading) -> str:
+    """The note under the answer: what the reader said first, and from what."""
+    said = ", ".join(f"[{n}]" for n in reading.sources)
+    now = ", ".join(f"[{n}]" for n in reading.messages)
+    return (f'the reader said "{first}" from {said}; read again from the {reading.read} later '
+            f"message{'s' if reading.read != 1 else ''} of that conversation, it answered from {now}")
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.casefold().split()).strip(" .") == " ".join(b.casefold().split()).strip(" .")
