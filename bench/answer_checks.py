@@ -34,9 +34,11 @@ NOTE_OF = {
                      "the question asks about before the latest message"),
     "later_values": ("what an earlier message said", "what the latest message on this says"),
     "repeats_question": ("which only repeats the question",),
+    "later_reading": ("read again from the",),
 }
-SETS = [("stated_dates", "later_values", "repeats_question"), ("stated_dates", "later_values"),
-        ("stated_dates",), ("later_values",), ("repeats_question",), ()]
+SETS = [("stated_dates", "later_values", "repeats_question", "later_reading"),
+        ("stated_dates", "later_values", "repeats_question"), ("stated_dates", "later_values"),
+        ("stated_dates",), ("later_values",), ("repeats_question",), ("later_reading",), ()]
 
 
 def check_of(row: dict) -> str | None:

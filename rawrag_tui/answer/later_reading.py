@@ -13,18 +13,24 @@ So, for a question about now, once the reader has answered and no check has
 corrected it, the reader reads again: the same question over only the
 evidence messages of the answer's conversation that are later than every
 message supporting its answer (the ones it cited, or that share its words).
-Its second answer replaces the first only where it is an answer a later
-message supports (shares its words and holds its numbers,
-answer/checks/support.py), differs from the first, and is no restatement of
-the question (it shares none of the question's terms: "Priya's job is a bus
-driver."); otherwise the first stands. No word of any language is read:
+Not where a later message still says the first answer (shares its words and
+holds its numbers, answer/checks/support.py): then nothing later changed
+it. The second answer replaces the first only where it is an answer a later
+message supports, differs from the first, is no restatement of the question
+(it shares none of the question's terms: "Priya's job is a bus driver.") and
+is not only the name of a person in the chat (asked for Hannah's cat, the
+reader named Marcus, whom she writes to); otherwise the first stands. No word of any language is read:
 terms are each language's own (lang), and which message is later is its
 send time.
 
 Not for a question about the past (answer/timeline.py: "before she moved",
 the simple past, an earlier year), where the first version may be the one
-asked for, nor for an abstention. Turned off by leaving ``later_reading`` out
-of ``[answer] checks``. Measured in docs/answers.md.
+asked for, nor for an abstention; nor for a "when" question or an answer
+that is a clock time, number, address or amount (answer/values.py): the
+checks own those, by the dates and values the messages state, and a second
+reading of later lines turns "Sunday 11 October" into the day after the
+wedding. Turned off by leaving ``later_reading`` out of ``[answer] checks``.
+Measured in docs/answers.md.
 """
 
 from __future__ import annotations
@@ -32,8 +38,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .. import lang
 from ..lang import query_terms
 from ..search.types import EvidenceMessage
+from .checks.later_values import answer_value
 from .checks.support import match_sources
 from .evidence import EvidenceViews
 from .packing import render
@@ -80,13 +88,18 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     stands (see the module's doc), else None. ``read`` answers an evidence
     block (the same prompt as the first reading, other messages); ``latest``:
     ids marked newest on their subject, marked again."""
+    if lang.asks_when(question) or answer_value(first) is not None:
+        return None
     later = later_than_sources(sources, messages)
     if not later:
         return None
     chosen = [messages[n - 1] for n in later]
+    if match_sources(first, question, chosen, views):  # still said later: nothing changed it
+        return None
     text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen}, latest)
     second = read(text).strip()
-    if not second or is_abstention(second) or _same(second, first) or restates(question, second):
+    if (not second or is_abstention(second) or _same(second, first) or restates(question, second)
+            or _only_people(second, messages)):
         return None
     supported = match_sources(second, question, numbered, views)
     if not supported:
@@ -94,6 +107,16 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     back = {m.message_id: later[i] for i, m in enumerate(chosen)}
     return LaterReading(second, sorted(back[numbered[n - 1].message_id] for n in supported), list(sources),
                         len(later))
+
+
+def _only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:
+    """Whether ``answer`` is made only of the evidence's speakers' names: asked
+    for Hannah's cat, the reader named the friend she writes to."""
+    terms = query_terms(answer)
+    people: set[str] = set()
+    for m in messages:
+        people |= query_terms(m.speaker or "")
+    return bool(terms) and terms <= people
 
 
 def explain(first: str, reading: LaterReading) -> str:

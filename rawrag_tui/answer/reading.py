@@ -191,7 +191,8 @@ def answer_question(
                                         second, None, {"start": time.perf_counter()})))
 
         started = time.perf_counter()
-        again = later_reading.read_later(question, answer, sources, packed.messages, views, read_again, packed.latest)
+        again = later_reading.read_later(question, CITATION.sub("", answer).strip(), sources, packed.messages, views,
+                                         read_again, packed.latest)
         timings["reread"] = time.perf_counter() - started
     if again is not None:
         reader_said, answer = answer, again.text

@@ -1,0 +1,169 @@
+"""Reading again from the messages later than the answer's sources
+(answer/later_reading.py): a question about now whose first answer a later
+message of the same conversation changed. The step's rules with a scripted
+reader double; the bundled reader on a real store at the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from rawrag_tui.answer import later_reading
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
+from rawrag_tui.settings import ANSWER_CHECKS
+
+
+def msg(mid, text, ts, speaker, conv=1):
+    return EvidenceMessage(mid, f"m{mid}", conv, f"chat {conv}", mid, ts, speaker, "user", text)
+
+
+AMIR = [
+    msg(1, "Bristol is the same as ever, I love living here. Four flat whites today.", "2025-04-06T10:00:00",
+        "Amir"),
+    msg(2, "Iconic. The budgie learned to wolf-whistle.", "2025-04-06T10:02:00", "Jess"),
+    msg(3, "How's Glasgow in March?", "2026-03-08T18:00:00", "Jess"),
+    msg(4, "Horizontal rain in Glasgow. I genuinely love living here though.", "2026-03-08T18:03:00", "Amir"),
+]
+OTHER_CHAT = msg(5, "We moved to Cardiff last week!", "2026-05-01T09:00:00", "Bea", conv=2)
+
+
+class Answers:
+    """A reader double: one scripted answer per read, the evidence of each kept."""
+
+    name = "scripted"
+    context_tokens = 4096
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.prompts: list[str] = []
+
+    def count_tokens(self, text):
+        return len(text.split())
+
+    def answer(self, prompt, max_tokens=256, on_progress=None):
+        self.prompts.append(prompt)
+        yield self.answers[min(len(self.prompts), len(self.answers)) - 1]
+
+
+def result(*messages):
+    return SearchResult("q", "hybrid", [Hit(1, 1, "chat", 1, "", messages=list(messages))], {"total": 0.1})
+
+
+def read_by(reader):
+    def read(evidence):
+        return "".join(reader.answer(f"Messages:\n{evidence}\n"))
+    return read
+
+
+def test_only_the_later_messages_of_the_sources_conversation_are_read_again():
+    messages = [*AMIR, OTHER_CHAT]
+    # Jess's reply and the March messages, not Bea's chat though it is later.
+    assert later_reading.later_than_sources([1], messages) == [2, 3, 4]
+    assert later_reading.later_than_sources([1, 3], messages) == [4]
+    assert later_reading.later_than_sources([4], messages) == []
+    reader = Answers("Glasgow")
+    found = later_reading.read_later("Where does Amir live?", "Bristol", [1], messages, EvidenceViews(),
+                                     read_by(reader))
+    # Its sources: the later messages that share its words (answer/checks/support.py).
+    assert found is not None and found.text == "Glasgow" and found.messages == [3, 4] and found.sources == [1]
+    assert "Horizontal rain" in reader.prompts[0] and "Bristol is" not in reader.prompts[0]
+    assert "Cardiff" not in reader.prompts[0]
+
+
+@pytest.mark.parametrize("second", [
+    "Paris",                      # no later message says it: a guess
+    NOT_IN_HISTORY,               # the later messages do not answer
+    "Bristol.",                   # the same answer
+    "Amir lives in Glasgow.",     # the question said back, with the answer in it: not taken
+])
+def test_the_first_answer_stands_unless_a_later_message_supports_another(second):
+    found = later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
+                                     read_by(Answers(second)))
+    assert found is None
+
+
+def test_nothing_is_read_without_a_later_message_or_a_dated_source():
+    reader = Answers("Glasgow")
+    assert later_reading.read_later("Where does Amir live?", "Glasgow", [4], AMIR, EvidenceViews(),
+                                    read_by(reader)) is None
+    undated = [msg(1, "Bristol life.", None, "Amir"), *AMIR[1:]]
+    assert later_reading.read_later("Where does Amir live?", "Bristol", [1], undated, EvidenceViews(),
+                                    read_by(reader)) is None
+    assert reader.prompts == []
+
+
+def test_chinese_is_read_again_by_its_own_terms():
+    chat = [
+        msg(1, "我在成都住了六年了。", "2025-01-12T20:00:00", "李娜"),
+        msg(2, "那边的火锅最好吃。", "2025-01-12T20:01:00", "陈浩"),
+        msg(3, "杭州的新家终于收拾好了，离公司骑车十分钟。", "2025-06-15T21:00:00", "李娜"),
+    ]
+    found = later_reading.read_later("李娜现在住在哪个城市？", "成都", [1], chat, EvidenceViews(),
+                                     read_by(Answers("杭州")))
+    assert found is not None and found.text == "杭州" and found.messages == [3]
+    # "李娜住在杭州" says the question back (住在): the first answer stands.
+    assert later_reading.read_later("李娜现在住在哪个城市？", "成都", [1], chat, EvidenceViews(),
+                                    read_by(Answers("李娜住在杭州"))) is None
+
+
+def test_the_answer_is_the_second_reading_with_the_first_in_the_note():
+    reader = Answers("Bristol", "Glasgow")
+    ans = answer_question("Where does Amir live?", result(*AMIR), lambda: reader, date="2026-04-01",
+                          prompt_style="plain")
+    assert ans.answer == "Glasgow" and ans.reader_said == "Bristol"
+    assert [(c.n, c.how) for c in ans.citations] == [(3, "matched"), (4, "matched")]
+    assert ans.correction == ('the reader said "Bristol" from [1]; read again from the 3 later messages '
+                              "of that conversation, it answered from [3], [4]")
+    assert len(reader.prompts) == 2 and "Bristol is" in reader.prompts[0] and "Bristol is" not in reader.prompts[1]
+    assert "reread" in ans.timings and not ans.unsupported
+
+
+def test_left_out_of_the_checks_or_asked_about_the_past_it_does_not_read_again():
+    for question, checks in (("Where does Amir live?", tuple(c for c in ANSWER_CHECKS if c != later_reading.NAME)),
+                             ("Where does Amir live?", ()),
+                             ("Where did Amir live before he moved?", None)):
+        reader = Answers("Bristol", "Glasgow")
+        ans = answer_question(question, result(*AMIR), lambda r=reader: r, date="2026-04-01",
+                              prompt_style="plain", checks=checks)
+        assert ans.answer == "Bristol" and not ans.reader_said, (question, checks)
+        assert len(reader.prompts) == 1
+
+
+def test_a_cited_source_is_the_one_read_after():
+    # The cited prompt: the reader's [n] are its sources; the second reading's
+    # numbers refer to another block, so they are dropped from its answer.
+    reader = Answers("Bristol [1]", "Glasgow [2]")
+    ans = answer_question("Where does Amir live?", result(*AMIR), lambda: reader, date="2026-04-01",
+                          prompt_style="cited")
+    assert ans.answer == "Glasgow" and ans.reader_said == "Bristol [1]"
+    assert [c.n for c in ans.citations] == [3, 4]
+
+
+def test_dates_and_values_are_left_to_the_checks():
+    # The checks own them (answer/checks): a second reading of the lines after
+    # the wedding's message answers with the day after it.
+    wedding = [msg(1, "The wedding moves to Sunday 11 October, at the old mill.", "2026-06-07T09:12:00", "Maya"),
+               msg(2, "What a beautiful day yesterday. Photos are in the album.", "2026-10-12T10:02:00", "Dad")]
+    reader = Answers("11 October 2026")
+    assert later_reading.read_later("When is Maya's wedding?", "Sunday 11 October", [1], wedding, EvidenceViews(),
+                                    read_by(reader)) is None
+    assert later_reading.read_later("What is Maya's number?", "07700 900318", [1], wedding, EvidenceViews(),
+                                    read_by(reader)) is None
+    assert reader.prompts == []
+
+
+def test_a_first_answer_a_later_message_still_says_is_not_read_again():
+    still = [*AMIR[:3], msg(4, "Glasgow is grey, Bristol was sunnier, but I still love living in Bristol.",
+                            "2026-03-08T18:03:00", "Amir")]
+    reader = Answers("Glasgow")
+    # Its sources are the two that say it best; a later one saying it too means nothing changed it.
+    assert later_reading.read_later("Where does Amir live?", "Bristol", [1], still, EvidenceViews(),
+                                    read_by(reader)) is None
+    assert reader.prompts == []
+
+
+def test_a_second_answer_that_only_names_a_person_of_the_chat_is_not_taken():
+    assert later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
+                                    read_by(Answers("Jess"))) is None
