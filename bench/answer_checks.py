@@ -30,15 +30,17 @@ from changed_facts_score import LANGUAGES, questions, verdict  # noqa: E402
 
 #: Words of each check's note (answer/checks/*.py ``explain``) that name it.
 NOTE_OF = {
+    "cancelled_plans": ("calls it off",),
     "stated_dates": ("which no message says", "the day the question is asked",
                      "the question asks about before the latest message"),
     "later_values": ("what an earlier message said", "what the latest message on this says"),
     "repeats_question": ("which only repeats the question",),
     "later_reading": ("read again from the",),
 }
-SETS = [("stated_dates", "later_values", "repeats_question", "later_reading"),
+SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading"),
+        ("cancelled_plans", "stated_dates", "later_values", "repeats_question"),
         ("stated_dates", "later_values", "repeats_question"), ("stated_dates", "later_values"),
-        ("stated_dates",), ("later_values",), ("repeats_question",), ("later_reading",), ()]
+        ("cancelled_plans",), ("stated_dates",), ("later_values",), ("repeats_question",), ("later_reading",), ()]
 
 
 def check_of(row: dict) -> str | None:

@@ -5,10 +5,12 @@ reader double; the bundled reader on a real store at the end."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rawrag_tui.answer import later_reading
 from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.history import message_body, message_text
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
@@ -47,8 +49,32 @@ class Answers:
         yield self.answers[min(len(self.prompts), len(self.answers)) - 1]
 
 
+class ListHistory:
+    """The history of a list of messages, with the real embedder (answer/history.py's protocol)."""
+
+    def __init__(self, embedder, messages):
+        self.embedder, self.messages = embedder, messages
+
+    def embed(self, messages, speaker=True):
+        return self.embedder.embed([(message_text if speaker else message_body)(m) for m in messages])
+
+    def embed_question(self, question):
+        return self.embedder.embed([question], kind="query")[0]
+
+    def last_messages(self, conversation_id, after_seq, limit):
+        return [m for m in self.messages if m.conversation_id == conversation_id and m.seq > after_seq][-limit:]
+
+    def mentions(self, word):
+        return any(word.lower() in message_text(m).lower() for m in self.messages)
+
+
 def result(*messages):
     return SearchResult("q", "hybrid", [Hit(1, 1, "chat", 1, "", messages=list(messages))], {"total": 0.1})
+
+
+def LEVEL(messages):
+    """Every message as close to the question as any other."""
+    return np.ones(len(messages))
 
 
 def read_by(reader):
@@ -65,7 +91,7 @@ def test_only_the_later_messages_of_the_sources_conversation_are_read_again():
     assert later_reading.later_than_sources([4], messages) == []
     reader = Answers("Glasgow")
     found = later_reading.read_later("Where does Amir live?", "Bristol", [1], messages, EvidenceViews(),
-                                     read_by(reader))
+                                     read_by(reader), LEVEL)
     # Its sources: the later messages that share its words (answer/checks/support.py).
     assert found is not None and found.text == "Glasgow" and found.messages == [3, 4] and found.sources == [1]
     assert "Horizontal rain" in reader.prompts[0] and "Bristol is" not in reader.prompts[0]
@@ -80,17 +106,17 @@ def test_only_the_later_messages_of_the_sources_conversation_are_read_again():
 ])
 def test_the_first_answer_stands_unless_a_later_message_supports_another(second):
     found = later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
-                                     read_by(Answers(second)))
+                                     read_by(Answers(second)), LEVEL)
     assert found is None
 
 
 def test_nothing_is_read_without_a_later_message_or_a_dated_source():
     reader = Answers("Glasgow")
     assert later_reading.read_later("Where does Amir live?", "Glasgow", [4], AMIR, EvidenceViews(),
-                                    read_by(reader)) is None
+                                    read_by(reader), LEVEL) is None
     undated = [msg(1, "Bristol life.", None, "Amir"), *AMIR[1:]]
     assert later_reading.read_later("Where does Amir live?", "Bristol", [1], undated, EvidenceViews(),
-                                    read_by(reader)) is None
+                                    read_by(reader), LEVEL) is None
     assert reader.prompts == []
 
 
@@ -101,17 +127,17 @@ def test_chinese_is_read_again_by_its_own_terms():
         msg(3, "杭州的新家终于收拾好了，离公司骑车十分钟。", "2025-06-15T21:00:00", "李娜"),
     ]
     found = later_reading.read_later("李娜现在住在哪个城市？", "成都", [1], chat, EvidenceViews(),
-                                     read_by(Answers("杭州")))
+                                     read_by(Answers("杭州")), LEVEL)
     assert found is not None and found.text == "杭州" and found.messages == [3]
     # "李娜住在杭州" says the question back (住在): the first answer stands.
     assert later_reading.read_later("李娜现在住在哪个城市？", "成都", [1], chat, EvidenceViews(),
-                                    read_by(Answers("李娜住在杭州"))) is None
+                                    read_by(Answers("李娜住在杭州")), LEVEL) is None
 
 
-def test_the_answer_is_the_second_reading_with_the_first_in_the_note():
+def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
     reader = Answers("Bristol", "Glasgow")
     ans = answer_question("Where does Amir live?", result(*AMIR), lambda: reader, date="2026-04-01",
-                          prompt_style="plain")
+                          prompt_style="plain", history=ListHistory(embedder, AMIR))
     assert ans.answer == "Glasgow" and ans.reader_said == "Bristol"
     assert [(c.n, c.how) for c in ans.citations] == [(3, "matched"), (4, "matched")]
     assert ans.correction == ('the reader said "Bristol" from [1]; read again from the 3 later messages '
@@ -120,23 +146,26 @@ def test_the_answer_is_the_second_reading_with_the_first_in_the_note():
     assert "reread" in ans.timings and not ans.unsupported
 
 
-def test_left_out_of_the_checks_or_asked_about_the_past_it_does_not_read_again():
-    for question, checks in (("Where does Amir live?", tuple(c for c in ANSWER_CHECKS if c != later_reading.NAME)),
-                             ("Where does Amir live?", ()),
-                             ("Where did Amir live before he moved?", None)):
+def test_left_out_of_the_checks_or_asked_about_the_past_it_does_not_read_again(embedder):
+    for question, checks, history in (
+            ("Where does Amir live?", tuple(c for c in ANSWER_CHECKS if c != later_reading.NAME), True),
+            ("Where does Amir live?", (), True),
+            ("Where did Amir live before he moved?", None, True),
+            ("Where does Amir live?", None, False)):  # no embedder to compare by meaning: no second reading
         reader = Answers("Bristol", "Glasgow")
         ans = answer_question(question, result(*AMIR), lambda r=reader: r, date="2026-04-01",
-                              prompt_style="plain", checks=checks)
+                              prompt_style="plain", checks=checks,
+                              history=ListHistory(embedder, AMIR) if history else None)
         assert ans.answer == "Bristol" and not ans.reader_said, (question, checks)
         assert len(reader.prompts) == 1
 
 
-def test_a_cited_source_is_the_one_read_after():
+def test_a_cited_source_is_the_one_read_after(embedder):
     # The cited prompt: the reader's [n] are its sources; the second reading's
     # numbers refer to another block, so they are dropped from its answer.
     reader = Answers("Bristol [1]", "Glasgow [2]")
     ans = answer_question("Where does Amir live?", result(*AMIR), lambda: reader, date="2026-04-01",
-                          prompt_style="cited")
+                          prompt_style="cited", history=ListHistory(embedder, AMIR))
     assert ans.answer == "Glasgow" and ans.reader_said == "Bristol [1]"
     assert [c.n for c in ans.citations] == [3, 4]
 
@@ -148,9 +177,9 @@ def test_dates_and_values_are_left_to_the_checks():
                msg(2, "What a beautiful day yesterday. Photos are in the album.", "2026-10-12T10:02:00", "Dad")]
     reader = Answers("11 October 2026")
     assert later_reading.read_later("When is Maya's wedding?", "Sunday 11 October", [1], wedding, EvidenceViews(),
-                                    read_by(reader)) is None
+                                    read_by(reader), LEVEL) is None
     assert later_reading.read_later("What is Maya's number?", "07700 900318", [1], wedding, EvidenceViews(),
-                                    read_by(reader)) is None
+                                    read_by(reader), LEVEL) is None
     assert reader.prompts == []
 
 
@@ -160,10 +189,23 @@ def test_a_first_answer_a_later_message_still_says_is_not_read_again():
     reader = Answers("Glasgow")
     # Its sources are the two that say it best; a later one saying it too means nothing changed it.
     assert later_reading.read_later("Where does Amir live?", "Bristol", [1], still, EvidenceViews(),
-                                    read_by(reader)) is None
+                                    read_by(reader), LEVEL) is None
     assert reader.prompts == []
 
 
 def test_a_second_answer_that_only_names_a_person_of_the_chat_is_not_taken():
     assert later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
-                                    read_by(Answers("Jess"))) is None
+                                    read_by(Answers("Jess")), LEVEL) is None
+
+
+def test_a_second_answer_from_a_line_less_about_the_question_than_the_first_source_is_not_taken():
+    # By meaning (the home's embedder; here its scores, scripted): the later
+    # line the second answer came from says less about where Amir lives.
+    def closeness(messages):
+        return np.array([0.9 if "Bristol" in m.text else 0.2 for m in messages])
+
+    assert later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
+                                    read_by(Answers("Glasgow")), closeness) is None
+    found = later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
+                                     read_by(Answers("Glasgow")), lambda ms: np.array([0.3] * len(ms)))
+    assert found is not None  # as close: taken

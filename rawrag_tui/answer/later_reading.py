@@ -17,9 +17,17 @@ Not where a later message still says the first answer (shares its words and
 holds its numbers, answer/checks/support.py): then nothing later changed
 it. The second answer replaces the first only where it is an answer a later
 message supports, differs from the first, is no restatement of the question
-(it shares none of the question's terms: "Priya's job is a bus driver.") and
+(it shares none of the question's terms: "Priya's job is a bus driver."),
 is not only the name of a person in the chat (asked for Hannah's cat, the
-reader named Marcus, whom she writes to); otherwise the first stands. No word of any language is read:
+reader named Marcus, whom she writes to), and where the message it is taken
+from is at least as close to the question in meaning as the first answer's
+source (the home's embedder, as the timeline compares subjects): a later
+message that changes the answer speaks of what is asked at least as much,
+where the reader's second pick among unrelated later lines does not
+(asked in Chinese which company Chen Hao works for now: his new employer,
+right, read again the province of a trip a later line cancels; LoCoMo's
+"What activities does Melanie partake in?": "Learning and growing").
+Otherwise the first stands. No word of any language is read:
 terms are each language's own (lang), and which message is later is its
 send time.
 
@@ -37,6 +45,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from .. import lang
 from ..lang import query_terms
@@ -83,11 +93,14 @@ def restates(question: str, answer: str) -> bool:
 
 def read_later(question: str, first: str, sources: Sequence[int], messages: Sequence[EvidenceMessage],
                views: EvidenceViews, read: Callable[[str], str],
+               closeness: Callable[[list[EvidenceMessage]], np.ndarray],
                latest: frozenset[int] | set[int] = frozenset()) -> LaterReading | None:
     """The reader's answer from the messages later than ``sources``, where it
     stands (see the module's doc), else None. ``read`` answers an evidence
-    block (the same prompt as the first reading, other messages); ``latest``:
-    ids marked newest on their subject, marked again."""
+    block (the same prompt as the first reading, other messages);
+    ``closeness``: each message's cosine with the question (the home's
+    embedder, names left out: answer/history.py); ``latest``: ids marked
+    newest on their subject, marked again."""
     if lang.asks_when(question) or answer_value(first) is not None:
         return None
     later = later_than_sources(sources, messages)
@@ -104,9 +117,13 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     supported = match_sources(second, question, numbered, views)
     if not supported:
         return None
+    first_sources = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
+    said_by = [numbered[n - 1] for n in supported]
+    near = closeness([*first_sources, *said_by])
+    if float(max(near[len(first_sources):])) < float(max(near[: len(first_sources)])):
+        return None  # what it took the second answer from is less about the question than the first's source
     back = {m.message_id: later[i] for i, m in enumerate(chosen)}
-    return LaterReading(second, sorted(back[numbered[n - 1].message_id] for n in supported), list(sources),
-                        len(later))
+    return LaterReading(second, sorted(back[m.message_id] for m in said_by), list(sources), len(later))
 
 
 def _only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:

@@ -15,18 +15,20 @@ import datetime as dt
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+import numpy as np
+
 from ..lang import asks_about_now
 from ..models.protocols import Reader
-from ..settings import ANSWER_CHECKS
 from ..progress import Progress
 from ..search.types import SearchResult
+from ..settings import ANSWER_CHECKS
+from . import later_reading
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
 from .citations import CITATION, CitationFilter, only_citations, tidy
 from .evidence import EvidenceViews
-from . import later_reading
-from .history import History
+from .history import History, without_names
 from .packing import PackedEvidence, pack_evidence
 from .prompts import NOT_MENTIONED, NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
@@ -180,7 +182,8 @@ def answer_question(
         filt.cited = [corrected.correction.message] if corrected.correction.message else []
     how = "stated" if corrected else "cited"
     again = None
-    if (corrected is None and not reader_said and later_reading.NAME in (ANSWER_CHECKS if checks is None else checks)
+    if (corrected is None and not reader_said and history is not None
+            and later_reading.NAME in (ANSWER_CHECKS if checks is None else checks)
             and not is_abstention(answer) and not earlier and not (packed.past or asks_about_past(question, ()))):
         sources = filt.cited or match_sources(answer, question, packed.messages, views)
 
@@ -190,9 +193,15 @@ def answer_question(
             return tidy("".join(_stream(model.answer(again_prompt, max_tokens=answer_tokens, on_progress=reading),
                                         second, None, {"start": time.perf_counter()})))
 
+        known = history
+
+        def closeness(messages: list) -> np.ndarray:
+            asked = without_names(question, {m.speaker for m in packed.messages})
+            return known.embed(messages, speaker=False) @ known.embed_question(asked)
+
         started = time.perf_counter()
         again = later_reading.read_later(question, CITATION.sub("", answer).strip(), sources, packed.messages, views,
-                                         read_again, packed.latest)
+                                         read_again, closeness, packed.latest)
         timings["reread"] = time.perf_counter() - started
     if again is not None:
         reader_said, answer = answer, again.text
