@@ -209,3 +209,44 @@ def test_a_second_answer_from_a_line_less_about_the_question_than_the_first_sour
     found = later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
                                      read_by(Answers("Glasgow")), lambda ms: np.array([0.3] * len(ms)))
     assert found is not None  # as close: taken
+
+
+def _bundled_reader() -> bool:
+    from rawrag_tui.models.gguf import BUNDLED_READER
+    from tests.conftest import reader_installed
+
+    return reader_installed(BUNDLED_READER)
+
+
+MOVED_AWAY = [
+    ("2025-04-06T10:00:00", "Amir", "I live in Bristol, in a flat in Clifton. Four flat whites today and I'm vibrating."),
+    ("2025-04-06T10:03:00", "Jess", "Iconic. My budgie has learned to wolf-whistle, so that's my life."),
+    ("2025-05-25T19:00:00", "Amir", "Bit of news: I've been offered a job up north and I'm taking it."),
+    ("2025-05-25T19:02:00", "Jess", "That's so far! What's the job?"),
+    ("2026-03-08T18:00:00", "Jess", "How's the new place?"),
+    ("2026-03-08T18:03:00", "Amir", "Horizontal rain. I live in Glasgow now, in a flat in Partick, and I love it."),
+]
+
+
+@pytest.mark.skipif(not _bundled_reader(), reason="the bundled reader (llama-cpp-python, its GGUF) is not installed")
+def test_the_bundled_reader_read_again_answers_with_the_later_state(open_memory, tmp_path):
+    from tests.conftest import write_jsonl
+
+    path = write_jsonl(tmp_path / "moved.jsonl", [
+        {"conversation": "amir", "title": "Jess & Amir", "kind": "dm", "id": f"m{i}", "timestamp": ts,
+         "speaker": who, "text": text} for i, (ts, who, text) in enumerate(MOVED_AWAY)])
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0})  # no bet on the machine's speed
+    mem.import_path(path, "jsonl")
+    answer = mem.ask("Where does Amir live?", date="2026-04-01")
+    # The first reading takes the first place it reads (his old flat, "Clifton" here); the second,
+    # from the five later messages, the place he lives now.
+    assert any(now in answer.answer for now in ("Glasgow", "Partick")), answer.answer
+    assert not any(then in answer.answer for then in ("Bristol", "Clifton")), answer.answer
+    assert any(then in answer.reader_said for then in ("Bristol", "Clifton")), answer.reader_said
+    assert "read again from the 5 later messages" in answer.correction
+    assert [c.text for c in answer.citations] == [MOVED_AWAY[-1][2]]
+    off = open_memory(tmp_path / "off", reader={"timeout": 1800, "first_token_seconds": 0},
+                      answer={"checks": [c for c in ANSWER_CHECKS if c != later_reading.NAME]})
+    off.import_path(path, "jsonl")
+    # Without the step the reader's first words are the answer.
+    assert off.ask("Where does Amir live?", date="2026-04-01").answer == answer.reader_said

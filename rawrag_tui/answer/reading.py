@@ -20,7 +20,7 @@ import numpy as np
 from ..lang import asks_about_now
 from ..models.protocols import Reader
 from ..progress import Progress
-from ..search.types import SearchResult
+from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
 from . import later_reading
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
@@ -195,7 +195,7 @@ def answer_question(
 
         known = history
 
-        def closeness(messages: list) -> np.ndarray:
+        def closeness(messages: list[EvidenceMessage]) -> np.ndarray:
             asked = without_names(question, {m.speaker for m in packed.messages})
             return known.embed(messages, speaker=False) @ known.embed_question(asked)
 
