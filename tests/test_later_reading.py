@@ -219,7 +219,7 @@ def _bundled_reader() -> bool:
 
 
 MOVED_AWAY = [
-    ("2025-04-06T10:00:00", "Amir", "I live in Bristol, in a flat in Clifton. Four flat whites today and I'm vibrating."),
+    ("2025-04-06T10:00:00", "Amir", "I live in Bristol, in a flat in Clifton. Four flat whites today, I'm vibrating."),
     ("2025-04-06T10:03:00", "Jess", "Iconic. My budgie has learned to wolf-whistle, so that's my life."),
     ("2025-05-25T19:00:00", "Amir", "Bit of news: I've been offered a job up north and I'm taking it."),
     ("2025-05-25T19:02:00", "Jess", "That's so far! What's the job?"),
