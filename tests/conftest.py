@@ -210,6 +210,20 @@ def kill_at_pause(proc, label: str, timeout: float) -> str:
         proc.wait()
 
 
+def bundled_reader_installed() -> bool:
+    """llama-cpp-python and the bundled reader's GGUF are installed."""
+    from rawrag_tui.models.gguf import BUNDLED_READER
+
+    return reader_installed(BUNDLED_READER)
+
+
+def write_chat(path, conversation: str, title: str, rows) -> Path:
+    """A JSONL export of one direct chat: ``rows`` are (timestamp, speaker, text)."""
+    return write_jsonl(path, [{"conversation": conversation, "title": title, "kind": "dm", "id": f"m{i}",
+                               "timestamp": ts, "speaker": who, "text": text}
+                              for i, (ts, who, text) in enumerate(rows)])
+
+
 def reader_installed(spec=None) -> bool:
     """llama-cpp-python and the GGUF of ``spec`` (default: the SmolLM2 test reader) are installed."""
     import importlib.util

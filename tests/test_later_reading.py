@@ -15,6 +15,7 @@ from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 from rawrag_tui.settings import ANSWER_CHECKS
+from tests.conftest import bundled_reader_installed, write_chat
 
 
 def msg(mid, text, ts, speaker, conv=1):
@@ -211,13 +212,6 @@ def test_a_second_answer_from_a_line_less_about_the_question_than_the_first_sour
     assert found is not None  # as close: taken
 
 
-def _bundled_reader() -> bool:
-    from rawrag_tui.models.gguf import BUNDLED_READER
-    from tests.conftest import reader_installed
-
-    return reader_installed(BUNDLED_READER)
-
-
 MOVED_AWAY = [
     ("2025-04-06T10:00:00", "Amir", "I live in Bristol, in a flat in Clifton. Four flat whites today, I'm vibrating."),
     ("2025-04-06T10:03:00", "Jess", "Iconic. My budgie has learned to wolf-whistle, so that's my life."),
@@ -228,13 +222,12 @@ MOVED_AWAY = [
 ]
 
 
-@pytest.mark.skipif(not _bundled_reader(), reason="the bundled reader (llama-cpp-python, its GGUF) is not installed")
-def test_the_bundled_reader_read_again_answers_with_the_later_state(open_memory, tmp_path):
-    from tests.conftest import write_jsonl
+NO_BUNDLED_READER = "the bundled reader (llama-cpp-python, its GGUF) is not installed"
 
-    path = write_jsonl(tmp_path / "moved.jsonl", [
-        {"conversation": "amir", "title": "Jess & Amir", "kind": "dm", "id": f"m{i}", "timestamp": ts,
-         "speaker": who, "text": text} for i, (ts, who, text) in enumerate(MOVED_AWAY)])
+
+@pytest.mark.skipif(not bundled_reader_installed(), reason=NO_BUNDLED_READER)
+def test_the_bundled_reader_read_again_answers_with_the_later_state(open_memory, tmp_path):
+    path = write_chat(tmp_path / "moved.jsonl", "amir", "Jess & Amir", MOVED_AWAY)
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0})  # no bet on the machine's speed
     mem.import_path(path, "jsonl")
     answer = mem.ask("Where does Amir live?", date="2026-04-01")

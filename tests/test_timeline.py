@@ -18,6 +18,7 @@ from rawrag_tui.answer.timeline import asks_about_earlier, asks_about_past, foll
 from rawrag_tui.answer.unknown import named
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
+from tests.conftest import bundled_reader_installed, write_chat
 
 
 def msg(mid, text, ts, speaker, conv=1):
@@ -208,13 +209,6 @@ def test_the_history_keeps_its_vectors_between_questions_and_forgets_a_deleted_c
     assert mem.answer_options()["history"] is not history  # its cache keys held the deleted text
 
 
-def _bundled_reader() -> bool:
-    from rawrag_tui.models.gguf import BUNDLED_READER
-    from tests.conftest import reader_installed
-
-    return reader_installed(BUNDLED_READER)
-
-
 MOVED = [
     ("2025-01-10T10:00:00", "Ines", "I just signed the lease on a flat in Porto, I will live there from March!"),
     ("2025-01-10T10:05:00", "Ana", "Amazing, Porto is beautiful. Send photos of the view."),
@@ -225,13 +219,12 @@ MOVED = [
 ]
 
 
-@pytest.mark.skipif(not _bundled_reader(), reason="the bundled reader (llama-cpp-python, its GGUF) is not installed")
-def test_the_bundled_reader_answers_a_changed_fact_from_the_marked_latest_message(open_memory, tmp_path):
-    from tests.conftest import write_jsonl
+NO_BUNDLED_READER = "the bundled reader (llama-cpp-python, its GGUF) is not installed"
 
-    path = write_jsonl(tmp_path / "moved.jsonl", [
-        {"conversation": "ines", "title": "Ines & Ana", "kind": "dm", "id": f"m{i}", "timestamp": ts,
-         "speaker": who, "text": text} for i, (ts, who, text) in enumerate(MOVED)])
+
+@pytest.mark.skipif(not bundled_reader_installed(), reason=NO_BUNDLED_READER)
+def test_the_bundled_reader_answers_a_changed_fact_from_the_marked_latest_message(open_memory, tmp_path):
+    path = write_chat(tmp_path / "moved.jsonl", "ines", "Ines & Ana", MOVED)
     mem = open_memory(reader={"timeout": 1800})  # a shared machine may be slow: no bet on its speed
     mem.import_path(path, "jsonl")
     seen = []
@@ -241,7 +234,7 @@ def test_the_bundled_reader_answers_a_changed_fact_from_the_marked_latest_messag
     assert "Braga" in answer.answer and "Porto" not in answer.answer
 
 
-@pytest.mark.skipif(not _bundled_reader(), reason="the bundled reader (llama-cpp-python, its GGUF) is not installed")
+@pytest.mark.skipif(not bundled_reader_installed(), reason=NO_BUNDLED_READER)
 def test_the_bundled_reader_answers_the_demos_moved_wedding_with_no_correction(open_memory):
     # With the old date's message beside the moved one (marked latest), the
     # 0.5B reader wrote the old message's send date and a check replaced it.
