@@ -217,6 +217,12 @@ def bundled_reader_installed() -> bool:
     return reader_installed(BUNDLED_READER)
 
 
+def needs_bundled_reader(test):
+    """Skips ``test`` where llama-cpp-python or the bundled reader's GGUF is not installed."""
+    return pytest.mark.skipif(not bundled_reader_installed(),
+                              reason="the bundled reader (llama-cpp-python, its GGUF) is not installed")(test)
+
+
 def write_chat(path, conversation: str, title: str, rows) -> Path:
     """A JSONL export of one direct chat: ``rows`` are (timestamp, speaker, text)."""
     return write_jsonl(path, [{"conversation": conversation, "title": title, "kind": "dm", "id": f"m{i}",

@@ -15,7 +15,7 @@ from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import bundled_reader_installed, write_chat
+from tests.conftest import needs_bundled_reader, write_chat
 
 
 def msg(mid, text, ts, speaker, conv=1):
@@ -222,10 +222,7 @@ MOVED_AWAY = [
 ]
 
 
-NO_BUNDLED_READER = "the bundled reader (llama-cpp-python, its GGUF) is not installed"
-
-
-@pytest.mark.skipif(not bundled_reader_installed(), reason=NO_BUNDLED_READER)
+@needs_bundled_reader
 def test_the_bundled_reader_read_again_answers_with_the_later_state(open_memory, tmp_path):
     path = write_chat(tmp_path / "moved.jsonl", "amir", "Jess & Amir", MOVED_AWAY)
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0})  # no bet on the machine's speed

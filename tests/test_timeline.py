@@ -6,8 +6,6 @@ answered "not in your history" before any reader is loaded."""
 
 from __future__ import annotations
 
-import pytest
-
 from rawrag_tui.answer import timeline as timeline_module
 from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.history import message_body, message_text, without_names
@@ -18,7 +16,7 @@ from rawrag_tui.answer.timeline import asks_about_earlier, asks_about_past, foll
 from rawrag_tui.answer.unknown import named
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
-from tests.conftest import bundled_reader_installed, write_chat
+from tests.conftest import needs_bundled_reader, write_chat
 
 
 def msg(mid, text, ts, speaker, conv=1):
@@ -219,10 +217,7 @@ MOVED = [
 ]
 
 
-NO_BUNDLED_READER = "the bundled reader (llama-cpp-python, its GGUF) is not installed"
-
-
-@pytest.mark.skipif(not bundled_reader_installed(), reason=NO_BUNDLED_READER)
+@needs_bundled_reader
 def test_the_bundled_reader_answers_a_changed_fact_from_the_marked_latest_message(open_memory, tmp_path):
     path = write_chat(tmp_path / "moved.jsonl", "ines", "Ines & Ana", MOVED)
     mem = open_memory(reader={"timeout": 1800})  # a shared machine may be slow: no bet on its speed
@@ -234,7 +229,7 @@ def test_the_bundled_reader_answers_a_changed_fact_from_the_marked_latest_messag
     assert "Braga" in answer.answer and "Porto" not in answer.answer
 
 
-@pytest.mark.skipif(not bundled_reader_installed(), reason=NO_BUNDLED_READER)
+@needs_bundled_reader
 def test_the_bundled_reader_answers_the_demos_moved_wedding_with_no_correction(open_memory):
     # With the old date's message beside the moved one (marked latest), the
     # 0.5B reader wrote the old message's send date and a check replaced it.
