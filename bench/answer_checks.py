@@ -35,12 +35,14 @@ NOTE_OF = {
                      "the question asks about before the latest message"),
     "later_values": ("what an earlier message said", "what the latest message on this says"),
     "repeats_question": ("which only repeats the question",),
+    "earlier_reading": ("which the question names; read again",),
     "later_reading": ("read again from the",),
 }
-SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading"),
+SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading"),
+        ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading"),
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question"),
         ("stated_dates", "later_values", "repeats_question"), ("stated_dates", "later_values"),
-        ("cancelled_plans",), ("stated_dates",), ("later_values",), ("repeats_question",), ("later_reading",), ()]
+        ("cancelled_plans",), ("stated_dates",), ("later_values",), ("repeats_question",), ("later_reading",), ("earlier_reading",), ()]
 
 
 def check_of(row: dict) -> str | None:
@@ -53,7 +55,12 @@ def check_of(row: dict) -> str | None:
 
 def answer_with(row: dict, checks: tuple[str, ...]) -> str:
     done_by = check_of(row)
-    return row["answer"] if done_by is None or done_by in checks else row["reader_said"]
+    if done_by is None or done_by in checks:
+        return row["answer"]
+    if done_by == "earlier_reading" and "repeats_question" in checks:
+        from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+        return NOT_IN_HISTORY  # what the reader said only repeats the question
+    return row["reader_said"]
 
 
 def main(argv: list[str]) -> int:

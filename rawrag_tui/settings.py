@@ -176,7 +176,8 @@ class ReaderSettings:
 
 
 #: The answer checks there are (answer/checks), in the order they run by default.
-ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading")
+ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
+                 "earlier_reading")
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,10 @@ class AnswerSettings:
     #: about an earlier state); "repeats_question": an answer made only of the question's own
     #: names (or, in CJK, its characters) becomes "Not in your history."; "later_reading": where none
     #: of these changed it, a question about now is read again from the messages of the answer's
-    #: conversation later than its sources, and an answer one of them supports replaces it.
+    #: conversation later than its sources, and an answer one of them supports replaces it;
+    #: "earlier_reading": a question about an earlier state answered with the name the question
+    #: gives ("before she moved to Leeds": "Leeds") is read again from the messages of that
+    #: conversation before the first that names it, and an answer one of them supports replaces it.
     checks: tuple[str, ...] = ANSWER_CHECKS
 
 

@@ -112,7 +112,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen}, latest)
     second = read(text).strip()
     if (not second or is_abstention(second) or _same(second, first) or restates(question, second)
-            or _only_people(second, messages)):
+            or only_people(second, messages)):
         return None
     supported = match_sources(second, question, numbered, views)
     if not supported:
@@ -126,7 +126,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     return LaterReading(second, sorted(back[m.message_id] for m in said_by), list(sources), len(later))
 
 
-def _only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:
+def only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:
     """Whether ``answer`` is made only of the evidence's speakers' names: asked
     for Hannah's cat, the reader named the friend she writes to."""
     terms = query_terms(answer)

@@ -22,7 +22,7 @@ from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
-from . import later_reading
+from . import earlier_reading, later_reading
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
@@ -181,11 +181,18 @@ def answer_question(
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message] if corrected.correction.message else []
     how = "stated" if corrected else "cited"
-    again = None
-    if (corrected is None and not reader_said and history is not None
-            and later_reading.NAME in (ANSWER_CHECKS if checks is None else checks)
-            and not is_abstention(answer) and not earlier and not (packed.past or asks_about_past(question, ()))):
-        sources = filt.cited or match_sources(answer, question, packed.messages, views)
+    active = ANSWER_CHECKS if checks is None else checks
+    past = earlier or packed.past or asks_about_past(question, ())
+    quoted = bool(reader_said) and corrected is None
+    # A second reading of part of the evidence (answer/later_reading.py,
+    # answer/earlier_reading.py): where the first took a state the question
+    # did not ask for. Both compare lines by meaning, so both need the history.
+    now_again = (later_reading.NAME in active and corrected is None and not quoted
+                 and not is_abstention(answer) and not past)
+    before_again = (earlier_reading.NAME in active and earlier and not quoted
+                    and (corrected is None or is_abstention(answer)))
+    if history is not None and (now_again or before_again):
+        known = history
 
         def read_again(evidence: str) -> str:
             again_prompt = build_prompt(question, evidence, date, prompt_style, say_date)
@@ -193,21 +200,26 @@ def answer_question(
             return tidy("".join(_stream(model.answer(again_prompt, max_tokens=answer_tokens, on_progress=reading),
                                         second, None, {"start": time.perf_counter()})))
 
-        known = history
-
         def closeness(messages: list[EvidenceMessage]) -> np.ndarray:
             asked = without_names(question, {m.speaker for m in packed.messages})
             return known.embed(messages, speaker=False) @ known.embed_question(asked)
 
+        first = CITATION.sub("", reader_said or answer).strip()
         started = time.perf_counter()
-        again = later_reading.read_later(question, CITATION.sub("", answer).strip(), sources, packed.messages, views,
-                                         read_again, closeness, packed.latest)
+        if now_again:
+            sources = filt.cited or match_sources(answer, question, packed.messages, views)
+            later = later_reading.read_later(question, first, sources, packed.messages, views,
+                                             read_again, closeness, packed.latest)
+            if later is not None:
+                reader_said, answer, correction = answer, later.text, later_reading.explain(first, later)
+                filt.cited, how = later.messages, "matched"
+        else:
+            before = earlier_reading.read_earlier(question, first, packed.messages, views, read_again, closeness)
+            if before is not None:
+                reader_said, answer = reader_said or answer, before.text
+                correction = earlier_reading.explain(first, before)
+                filt.cited, how = before.messages, "matched"
         timings["reread"] = time.perf_counter() - started
-    if again is not None:
-        reader_said, answer = answer, again.text
-        correction = later_reading.explain(reader_said, again)
-        filt.cited = again.messages
-        how = "matched"
     citations = [Citation.of(n, packed.messages[n - 1], how) for n in filt.cited]
     unsupported = False
     if not citations and prompt_style == "plain" and not is_abstention(answer):

@@ -57,7 +57,7 @@ def first_correction(question: str, answer: str, said: str, messages: Sequence[E
     today = parse_question_date(date)
     for name in ANSWER_CHECKS if names is None else names:
         each = BY_NAME.get(name)
-        if each is None:  # not a check of the answer's text: "later_reading" reads again (answer/later_reading.py)
+        if each is None:  # not a check of the text: a second reading (answer/later_reading.py, earlier_reading.py)
             continue
         correction = each.check(question, said, messages, views, today, earlier, latest)
         if correction is not None:
