@@ -42,7 +42,8 @@ SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", 
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading"),
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question"),
         ("stated_dates", "later_values", "repeats_question"), ("stated_dates", "later_values"),
-        ("cancelled_plans",), ("stated_dates",), ("later_values",), ("repeats_question",), ("later_reading",), ("earlier_reading",), ()]
+        ("cancelled_plans",), ("stated_dates",), ("later_values",), ("repeats_question",), ("later_reading",),
+        ("earlier_reading",), ()]
 
 
 def check_of(row: dict) -> str | None:

@@ -1,26 +1,34 @@
 """Reading again from the earlier messages: "before she moved to Leeds", answered "Leeds".
 
 Asked for a state before the one the question names ("Which city did Hannah
-live in before she moved to Leeds?", "李娜搬去杭州之前住在哪个城市？"), the
-bundled 0.5B reader answers with the name the question gives, the state
-*after*: "Leeds", "杭州". The check repeats_question turns such an answer
+live in before she moved to Leeds?", or in Chinese where Li Na lived before
+she moved to Hangzhou), the bundled 0.5B reader answers with the name the
+question gives, the state *after*: "Leeds", Hangzhou. The check repeats_question turns such an answer
 into "not in your history", which is honest but wrong: the history holds the
 earlier state, written before the new one was ever mentioned.
 
 So where the reader's answer only repeats the question's names and the
 question asks about an earlier state (answer/timeline.py), the reader reads
-again: the same question over only the evidence messages of that
-conversation sent before the first message that names its answer. What was
-true before the new state is what was said before anyone wrote of it. The
+again: the same question over only the messages of that conversation sent
+before the first evidence message that names its answer. What was true
+before the new state is what was said before anyone wrote of it. Those
+messages are the evidence's, which the search chose for the question; where
+it holds none (the search keeps the messages that share the question's
+words, which name the new state), the store's just before that message, as
+many as the reader's evidence budget holds. Not both: measured, the 24
+messages before Hannah's move to Leeds beside the evidence's 7 led the
+reader to a city of a cancelled trip, where the 7 alone gave the right one. The
 second answer stands only where: a message of that earlier part supports it
 (shares its words: answer/checks/support.py); it is no abstention and does
 not itself repeat the question; it is not only the name of a person in the
-chat; and the message it is taken from is the one of that earlier part
-closest in meaning to the question (the home's embedder, names left out, as
-answer/later_reading.py compares): asked in Chinese which company Chen Hao
-worked for before his new one, the reader read again named the city of an
-unrelated line, the sixth closest, where the two right answers measured
-came from the closest. Otherwise the answer stays "not in your history".
+chat; and a message it is taken from is one of the three of that earlier
+part closest in meaning to the question (the home's embedder, names left
+out, as answer/later_reading.py compares): asked in Chinese which company
+Chen Hao worked for before his new one, the reader read again named the city
+of an unrelated line, the sixth closest, where the right answers measured
+came from the closest or the second closest (a friend's "London is just
+grey" was closer to "which city did she live in" than her "Durham is
+freezing"). Otherwise the answer stays "not in your history".
 
 No word of any language is read: which message names the answer is by its
 language's terms (stems, CJK characters), earlier is send time, closeness is
@@ -49,14 +57,22 @@ from .prompts import is_abstention
 NAME = "earlier_reading"
 
 
+#: The second answer must come from one of this many messages read again
+#: that are closest to the question (module doc).
+NEAREST = 3
+#: How many messages before the first that names the answer are read again at
+#: most (fewer where they do not fit the evidence budget).
+EARLIER_MESSAGES = 24
+
+
 @dataclass(frozen=True)
 class EarlierReading:
-    """The second answer: ``messages`` (1-based, the evidence's numbering)
-    support it; ``named`` is the first message that names the reader's first
-    answer, the one read before."""
+    """The second answer: ``said_by`` are the messages read again that support
+    it; ``named`` is the first evidence message (1-based) that names the
+    reader's first answer, the one read before."""
 
     text: str
-    messages: list[int]
+    said_by: list[EvidenceMessage]
     named: int
     read: int  #: how many earlier messages were read
 
@@ -69,34 +85,43 @@ def names(message: EvidenceMessage, answer: str, views: EvidenceViews) -> bool:
     return bool(query_terms(answer) & views(message).supporting_stems)
 
 
-def before_first_naming(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> tuple[int, list[int]]:
-    """The first message (by send time) that names ``answer``, and the
-    messages of its conversation sent before it (1-based); (0, []) where no
-    dated message names it."""
+def first_naming(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> int:
+    """The first evidence message (1-based, by send time) that names ``answer``; 0: no dated one does."""
     naming = [n for n, m in enumerate(messages, 1) if m.timestamp and names(m, answer, views)]
-    if not naming:
-        return 0, []
-    first = min(naming, key=lambda n: messages[n - 1].timestamp or "")
-    anchor = messages[first - 1]
-    until = anchor.timestamp or ""
-    return first, [n for n, m in enumerate(messages, 1)
-                   if m.conversation_id == anchor.conversation_id and m.timestamp and m.timestamp < until]
+    return min(naming, key=lambda n: messages[n - 1].timestamp or "") if naming else 0
 
 
 def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
-                 read: Callable[[str], str], closeness: Callable[[list[EvidenceMessage]], np.ndarray]
-                 ) -> EarlierReading | None:
+                 read: Callable[[str], str], closeness: Callable[[list[EvidenceMessage]], np.ndarray],
+                 before: Callable[[EvidenceMessage], list[EvidenceMessage]] = lambda anchor: [],
+                 fits: Callable[[str], bool] = lambda text: True) -> EarlierReading | None:
     """The reader's answer from the messages before the first that names its
     answer ``first``, where it stands (see the module's doc), else None. The
     caller asks only for a question about an earlier state; ``read`` and
-    ``closeness`` are as for :func:`~.later_reading.read_later`."""
+    ``closeness`` are as for :func:`~.later_reading.read_later`. The messages
+    read are the evidence's of that conversation sent before it, or where it
+    holds none, those ``before`` gives (the history's, just before it), the
+    latest of them that ``fits`` the reader's budget."""
     if not repeats_question(question, first):
         return None
-    named, earlier = before_first_naming(first, messages, views)
-    if not earlier:
+    named = first_naming(first, messages, views)
+    if not named:
         return None
-    chosen = [messages[n - 1] for n in earlier]
-    text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen})
+    anchor = messages[named - 1]
+    until = anchor.timestamp or ""
+    def earlier(ms: Sequence[EvidenceMessage]) -> dict[int, EvidenceMessage]:
+        return {m.message_id: m for m in ms
+                if m.conversation_id == anchor.conversation_id and m.timestamp and m.timestamp < until}
+
+    pool = earlier(messages) or earlier(before(anchor))
+    chosen = sorted(pool.values(), key=lambda m: (m.timestamp or "", m.seq))[-EARLIER_MESSAGES:]
+    if not chosen:
+        return None
+    bodies = {m.message_id: views(m).body for m in chosen}
+    text, numbered = render(chosen, bodies)
+    while len(chosen) > 1 and not fits(text):
+        chosen = chosen[1:]
+        text, numbered = render(chosen, bodies)
     second = read(text).strip()
     if (not second or is_abstention(second) or repeats_question(question, second)
             or only_people(second, messages)):
@@ -104,16 +129,16 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     supported = match_sources(second, question, numbered, views)
     if not supported:
         return None
-    near = closeness(numbered)
-    if int(np.argmax(near)) + 1 not in supported:
-        return None  # not taken from the earlier message most about the question
-    back = {m.message_id: earlier[i] for i, m in enumerate(chosen)}
-    return EarlierReading(second, sorted(back[numbered[n - 1].message_id] for n in supported), named, len(earlier))
+    nearest = np.argsort(-closeness(numbered), kind="stable")[:NEAREST] + 1
+    if not set(supported) & {int(n) for n in nearest}:
+        return None  # not taken from one of the earlier messages most about the question
+    return EarlierReading(second, [numbered[n - 1] for n in supported], named, len(chosen))
 
 
-def explain(first: str, reading: EarlierReading) -> str:
-    """The note under the answer: what the reader said first, and from what it read again."""
-    now = ", ".join(f"[{n}]" for n in reading.messages)
+def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:
+    """The note under the answer: what the reader said first, and from what it
+    read again (``numbers``: the evidence numbers of ``reading.said_by``)."""
+    now = ", ".join(f"[{n}]" for n in numbers)
     return (f'the reader said "{first}", which the question names; read again from the {reading.read} '
             f"message{'s' if reading.read != 1 else ''} of that conversation before [{reading.named}], "
             f"the first that names it, it answered from {now}")

@@ -39,6 +39,10 @@ class History(Protocol):
         """The latest ``limit`` main-branch messages of a conversation after ``after_seq``, in order."""
         ...
 
+    def messages_before(self, conversation_id: int, before_seq: int, limit: int) -> list[EvidenceMessage]:
+        """Up to ``limit`` main-branch messages of a conversation just before ``before_seq``, in order."""
+        ...
+
     def mentions(self, word: str) -> bool:
         """Whether any message holds ``word`` (or a word it starts, for inflected forms)."""
         ...
@@ -123,15 +127,25 @@ class StoreHistory:
         if conversation is None:
             return []
         rows = self._store.messages(conversation_id, max(0, int(conversation["messages"]) - limit), limit)
-        return [
-            EvidenceMessage(
-                message_id=r["id"], external_id=r["external_id"], conversation_id=conversation_id,
-                conversation=conversation["title"], seq=r["seq"], timestamp=r["ts"], speaker=r["speaker"],
-                role=r["role"], text=r["text"], captions=tuple(json.loads(r["captions"])),
-                attachments=tuple(json.loads(r["attachments"])),
-            )
-            for r in rows if r["seq"] > after_seq and r["on_main_branch"]
-        ]
+        return [_evidence(r, conversation_id, conversation["title"]) for r in rows
+                if r["seq"] > after_seq and r["on_main_branch"]]
+
+    def messages_before(self, conversation_id: int, before_seq: int, limit: int) -> list[EvidenceMessage]:
+        if before_seq <= 0 or limit <= 0:
+            return []
+        # Side branches share the seq range (ChatGPT edits): a wider range, the last `limit` kept.
+        rows = self._store.messages_between(conversation_id, max(0, before_seq - 4 * limit), before_seq - 1)
+        return [_evidence(r, conversation_id, r["conversation"]) for r in rows[-limit:]]
 
     def mentions(self, word: str) -> bool:
         return self._store.mentions(word)
+
+
+def _evidence(row: dict, conversation_id: int, title: str) -> EvidenceMessage:
+    """A stored message row as the answer path reads it."""
+    return EvidenceMessage(
+        message_id=row["id"], external_id=row["external_id"], conversation_id=conversation_id,
+        conversation=title, seq=row["seq"], timestamp=row["ts"], speaker=row["speaker"],
+        role=row["role"], text=row["text"], captions=tuple(json.loads(row["captions"])),
+        attachments=tuple(json.loads(row["attachments"])),
+    )

@@ -184,6 +184,7 @@ def answer_question(
     active = ANSWER_CHECKS if checks is None else checks
     past = earlier or packed.past or asks_about_past(question, ())
     quoted = bool(reader_said) and corrected is None
+    read_too: list[EvidenceMessage] = []  # messages a second reading read beyond the evidence
     # A second reading of part of the evidence (answer/later_reading.py,
     # answer/earlier_reading.py): where the first took a state the question
     # did not ask for. Both compare lines by meaning, so both need the history.
@@ -214,13 +215,28 @@ def answer_question(
                 reader_said, answer, correction = answer, later.text, later_reading.explain(first, later)
                 filt.cited, how = later.messages, "matched"
         else:
-            before = earlier_reading.read_earlier(question, first, packed.messages, views, read_again, closeness)
+            def just_before(anchor: EvidenceMessage) -> list[EvidenceMessage]:
+                return known.messages_before(anchor.conversation_id, anchor.seq, earlier_reading.EARLIER_MESSAGES)
+
+            def fits(evidence: str) -> bool:
+                return model.count_tokens(evidence) <= budget
+
+            before = earlier_reading.read_earlier(question, first, packed.messages, views, read_again, closeness,
+                                                  just_before, fits)
             if before is not None:
+                # Messages read again that the evidence did not hold are numbered after it.
+                number = {m.message_id: n for n, m in enumerate(packed.messages, 1)}
+                for m in before.said_by:
+                    if m.message_id not in number:
+                        read_too.append(m)
+                        number[m.message_id] = len(packed.messages) + len(read_too)
+                numbers = [number[m.message_id] for m in before.said_by]
                 reader_said, answer = reader_said or answer, before.text
-                correction = earlier_reading.explain(first, before)
-                filt.cited, how = before.messages, "matched"
+                correction = earlier_reading.explain(first, before, numbers)
+                filt.cited, how = numbers, "matched"
         timings["reread"] = time.perf_counter() - started
-    citations = [Citation.of(n, packed.messages[n - 1], how) for n in filt.cited]
+    evidence = [*packed.messages, *read_too]
+    citations = [Citation.of(n, evidence[n - 1], how) for n in filt.cited]
     unsupported = False
     if not citations and prompt_style == "plain" and not is_abstention(answer):
         matched = match_sources(answer, question, packed.messages, views)
@@ -242,7 +258,7 @@ def answer_question(
         reader_said=reader_said,
         correction=correction,
         timings=timings,
-        evidence=packed.messages,
+        evidence=evidence,
         evidence_text=packed.text,
         reader=read_by(model),
     )

@@ -63,7 +63,9 @@ class Answer:
     #: prefix read or loaded ahead), read and first_token (from the start of
     #: reading, the prefix included, to the end / the first streamed piece).
     timings: dict[str, float] = field(default_factory=dict)
-    #: The numbered evidence the reader saw (``evidence[n - 1]`` is ``[n]``).
+    #: The numbered evidence the reader saw (``evidence[n - 1]`` is ``[n]``); after it,
+    #: the messages a second reading read beyond it that the answer cites
+    #: (answer/earlier_reading.py).
     evidence: list[EvidenceMessage] = field(default_factory=list)
     evidence_text: str = ""
     #: Where the evidence was read: backend ("bundled" or

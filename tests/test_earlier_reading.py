@@ -1,0 +1,193 @@
+"""Reading again from the messages before the first that names the answer
+(answer/earlier_reading.py): asked for the state before the one the question
+names, the reader gave the name the question gives. The step's rules with a
+scripted reader double; the bundled reader on a real store at the end."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rawrag_tui.answer import earlier_reading
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.settings import ANSWER_CHECKS
+from tests.conftest import needs_bundled_reader, write_chat
+from tests.test_later_reading import LEVEL, Answers, ListHistory, msg, read_by, result
+
+QUESTION = "Which city did Noor live in before she moved to Norwich?"
+NOOR = [
+    msg(1, "Durham is freezing and gorgeous, I love living here. The cathedral was white with frost.",
+        "2025-02-09T19:14:00", "Noor"),
+    msg(2, "Jealous. My week was just meetings.", "2025-02-09T19:16:00", "Marcus"),
+    msg(3, "Loving the new flat in Norwich! Finally unpacked the last box.", "2025-06-15T11:20:00", "Noor"),
+    msg(4, "Since when?! How's Norwich treating you?", "2025-06-15T11:25:00", "Marcus"),
+]
+OTHER_CHAT = msg(5, "I lived in Leeds for years.", "2025-01-01T09:00:00", "Bea", conv=2)
+
+
+def test_the_messages_before_the_first_that_names_the_answer_are_read_again():
+    messages = [*NOOR, OTHER_CHAT]
+    # The first to name "Norwich" is [3]; before it, in its conversation: [1], [2] (not Bea's chat).
+    assert earlier_reading.first_naming("Norwich", messages, EvidenceViews()) == 3
+    assert earlier_reading.first_naming("Paris", messages, EvidenceViews()) == 0
+    reader = Answers("Durham")
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", messages, EvidenceViews(), read_by(reader), LEVEL)
+    assert found is not None and found.text == "Durham" and found.said_by == [NOOR[0]] and found.named == 3
+    assert found.read == 2
+    assert "Durham is freezing" in reader.prompts[0] and "Norwich" not in reader.prompts[0]
+    assert "Leeds" not in reader.prompts[0]
+
+
+def test_the_history_just_before_is_read_where_the_evidence_holds_no_earlier_message():
+    # The search kept the messages that name the question's words: Norwich's.
+    stored = [msg(7, "I live in Durham, near the cathedral.", "2025-01-02T10:00:00", "Noor"),
+              msg(8, "How's the library?", "2025-01-03T10:00:00", "Marcus"),
+              msg(9, "Busy! Exams.", "2025-01-03T10:05:00", "Noor")]
+    asked_for = []
+
+    def before(anchor):
+        asked_for.append(anchor.message_id)
+        return stored
+
+    reader = Answers("Durham")
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", NOOR[2:], EvidenceViews(), read_by(reader), LEVEL,
+                                         before)
+    assert asked_for == [3] and found is not None and found.said_by == [stored[0]] and found.read == 3
+    # What does not fit the reader's budget is left out, the oldest first.
+    reader = Answers("Durham")
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", NOOR[2:], EvidenceViews(), read_by(reader), LEVEL,
+                                         before, fits=lambda text: "Durham" not in text)
+    assert found is None and "Durham" not in reader.prompts[0] and "Busy! Exams." in reader.prompts[0]
+
+
+@pytest.mark.parametrize("second", [
+    "Paris",          # no earlier message says it: a guess
+    NOT_IN_HISTORY,   # the earlier messages do not answer
+    "Norwich",        # the question's name again
+    "Marcus",         # only a person of the chat
+])
+def test_the_abstention_stands_unless_an_earlier_message_supports_an_answer(second):
+    assert earlier_reading.read_earlier(QUESTION, "Norwich", NOOR, EvidenceViews(),
+                                        read_by(Answers(second)), LEVEL) is None
+
+
+def test_only_an_answer_that_repeats_the_question_with_earlier_messages_is_read_again():
+    reader = Answers("Durham")
+    # "Durham" is no name of the question; asked before Durham, [1] names it first, with nothing before it.
+    assert earlier_reading.read_earlier(QUESTION, "Durham", NOOR, EvidenceViews(), read_by(reader), LEVEL) is None
+    assert earlier_reading.read_earlier("Which city did Noor live in before she moved to Durham?", "Durham",
+                                        NOOR, EvidenceViews(), read_by(reader), LEVEL) is None
+    assert reader.prompts == []
+
+
+def test_the_answer_must_come_from_one_of_the_three_earlier_messages_closest_to_the_question():
+    chat = [*NOOR[:2],
+            msg(6, "The cat knocked a plant off the shelf.", "2025-03-01T10:00:00", "Noor"),
+            msg(7, "Rain all week here.", "2025-03-02T10:00:00", "Marcus"), *NOOR[2:]]
+    scores = {1: 0.1, 2: 0.9, 6: 0.8, 7: 0.7}  # the home's embedder's, scripted: Durham's line is the 4th
+
+    def closeness(messages):
+        return np.array([scores[m.message_id] for m in messages])
+
+    assert earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
+                                        read_by(Answers("Durham")), closeness) is None
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
+                                         read_by(Answers("meetings")), closeness)
+    assert found is not None and found.said_by == [NOOR[1]]
+    scores[1] = 0.75  # the 3rd closest: taken
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
+                                         read_by(Answers("Durham")), closeness)
+    assert found is not None and found.said_by == [NOOR[0]]
+
+
+def test_chinese_is_read_again_by_its_characters():
+    chat = [
+        msg(1, "我在成都住了六年了。", "2025-01-12T20:00:00", "李娜"),
+        msg(2, "那边的火锅最好吃。", "2025-01-12T20:01:00", "陈浩"),
+        msg(3, "杭州的新家终于收拾好了。", "2025-06-15T21:00:00", "李娜"),
+    ]
+    found = earlier_reading.read_earlier("李娜搬去杭州之前住在哪个城市？", "杭州", chat, EvidenceViews(),
+                                         read_by(Answers("成都")), LEVEL)
+    assert found is not None and found.text == "成都" and found.said_by == [chat[0]] and found.named == 3
+
+
+def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
+    reader = Answers("Norwich", "Durham")
+    ans = answer_question(QUESTION, result(*NOOR), lambda: reader, date="2026-01-01", prompt_style="plain",
+                          history=ListHistory(embedder, NOOR))
+    assert ans.answer == "Durham" and ans.reader_said == "Norwich"
+    assert [(c.n, c.how) for c in ans.citations] == [(1, "matched")]
+    assert ans.correction == ('the reader said "Norwich", which the question names; read again from the 2 '
+                              "messages of that conversation before [3], the first that names it, it answered from [1]")
+    assert len(reader.prompts) == 2 and "Norwich" in reader.prompts[0].split("Question")[0]
+    assert "reread" in ans.timings and not ans.unsupported
+
+
+def test_a_message_read_from_the_history_is_numbered_after_the_evidence(embedder):
+    # The evidence holds only Norwich's messages; the earlier ones come from the store.
+    reader = Answers("Norwich", "Durham")
+    ans = answer_question(QUESTION, result(*NOOR[2:]), lambda: reader, date="2026-01-01", prompt_style="plain",
+                          history=ListHistory(embedder, NOOR))
+    assert ans.answer == "Durham" and [(c.n, c.text) for c in ans.citations] == [(3, NOOR[0].text)]
+    assert ans.evidence == [*NOOR[2:], NOOR[0]] and "Durham" not in ans.evidence_text
+    assert "before [1], the first that names it, it answered from [3]" in ans.correction
+
+
+def test_off_the_repeated_name_is_not_in_your_history_and_a_question_about_now_is_not_read_again(embedder):
+    without = tuple(c for c in ANSWER_CHECKS if c != earlier_reading.NAME)
+    reader = Answers("Norwich", "Durham")
+    ans = answer_question(QUESTION, result(*NOOR), lambda: reader, date="2026-01-01", prompt_style="plain",
+                          checks=without, history=ListHistory(embedder, NOOR))
+    assert ans.answer == NOT_IN_HISTORY and ans.reader_said == "Norwich" and len(reader.prompts) == 1
+    # On its own, without the check that abstains: the same second reading.
+    reader = Answers("Norwich", "Durham")
+    ans = answer_question(QUESTION, result(*NOOR), lambda: reader, date="2026-01-01", prompt_style="plain",
+                          checks=(earlier_reading.NAME,), history=ListHistory(embedder, NOOR))
+    assert ans.answer == "Durham" and ans.reader_said == "Norwich"
+    # Not about an earlier state: the reader's "Norwich" is the answer, read once.
+    reader = Answers("Norwich", "Durham")
+    ans = answer_question("Which city does Noor live in?", result(*NOOR), lambda: reader, date="2026-01-01",
+                          prompt_style="plain", checks=(earlier_reading.NAME,),
+                          history=ListHistory(embedder, NOOR))
+    assert ans.answer == "Norwich" and len(reader.prompts) == 1
+
+
+MOVED = [
+    ("2025-02-09T19:12:00", "Marcus", "Long time no speak! How's Durham treating you?"),
+    ("2025-02-09T19:14:00", "Noor", "I love living in Durham, best city in the north. "
+                                    "The cathedral was white with frost all week."),
+    ("2025-02-09T19:16:00", "Marcus", "Jealous. London is just grey. Are you still at the library?"),
+    ("2025-02-09T19:18:00", "Noor", "Yep, still a librarian at the university library in Durham. "
+                                    "Exam season is brutal."),
+    ("2025-03-23T20:40:00", "Noor", "Guess who has a puppy!! We're calling him Pickle."),
+    ("2025-03-23T20:42:00", "Marcus", "Pickle is a perfect name. Photos immediately."),
+    ("2025-06-15T11:20:00", "Noor", "Loving the new flat in Norwich! Finally unpacked the last box this morning."),
+    ("2025-06-15T11:25:00", "Marcus", "Wait, what?! Since when?"),
+    ("2025-06-15T11:27:00", "Noor", "Ha, I said in the group chat! Sam's job is in Norwich so we went for it. "
+                                    "Two bedrooms and a garden."),
+    ("2025-06-15T11:30:00", "Marcus", "Congratulations! What about work?"),
+    ("2025-06-15T11:32:00", "Noor", "The library let me transfer to the Norwich branch, a ten-minute walk. Bliss."),
+    ("2025-09-02T21:15:00", "Marcus", "How's Norwich treating you?"),
+    ("2025-09-02T21:17:00", "Noor", "Great, although the garden is mostly a fox toilet."),
+    ("2025-11-19T16:30:00", "Noor", "Pickle has decided Norwich Cathedral is his favourite walk."),
+]
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_read_again_answers_with_the_earlier_state(open_memory, tmp_path):
+    path = write_chat(tmp_path / "moved.jsonl", "noor", "Marcus & Noor", MOVED)
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0})  # no bet on the machine's speed
+    mem.import_path(path, "jsonl")
+    answer = mem.ask(QUESTION, date="2026-01-01")
+    # The first reading gives the city the question names; the second, from the
+    # evidence's messages before Norwich is first named, the city she lived in.
+    assert "Durham" in answer.answer, (answer.answer, answer.reader_said)
+    assert answer.reader_said == "Norwich"
+    assert "the first that names it" in answer.correction
+    assert all(c.how == "matched" and "Durham" in c.text for c in answer.citations) and answer.citations
+    off = open_memory(tmp_path / "off", reader={"timeout": 1800, "first_token_seconds": 0},
+                      answer={"checks": [c for c in ANSWER_CHECKS if c != earlier_reading.NAME]})
+    off.import_path(path, "jsonl")
+    assert off.ask(QUESTION, date="2026-01-01").answer == NOT_IN_HISTORY
