@@ -3,9 +3,10 @@
 Asked for a state before the one the question names ("Which city did Hannah
 live in before she moved to Leeds?", or in Chinese where Li Na lived before
 she moved to Hangzhou), the bundled 0.5B reader answers with the name the
-question gives, the state *after*: "Leeds", Hangzhou. The check repeats_question turns such an answer
-into "not in your history", which is honest but wrong: the history holds the
-earlier state, written before the new one was ever mentioned.
+question gives, the state *after*: "Leeds", Hangzhou. The check
+repeats_question turns such an answer into "not in your history", which is
+honest but wrong: the history holds the earlier state, written before the
+new one was ever mentioned.
 
 So where the reader's answer only repeats the question's names and the
 question asks about an earlier state (answer/timeline.py), the reader reads
@@ -17,8 +18,8 @@ it holds none (the search keeps the messages that share the question's
 words, which name the new state), the store's just before that message, as
 many as the reader's evidence budget holds. Not both: measured, the 24
 messages before Hannah's move to Leeds beside the evidence's 7 led the
-reader to a city of a cancelled trip, where the 7 alone gave the right one. The
-second answer stands only where: a message of that earlier part supports it
+reader to the city of a cancelled trip, where the 7 alone gave the right
+one. The second answer stands only where: a message of that earlier part supports it
 (shares its words: answer/checks/support.py); it is no abstention and does
 not itself repeat the question; it is not only the name of a person in the
 chat; and a message it is taken from is one of the three of that earlier
@@ -55,8 +56,6 @@ from .prompts import is_abstention
 
 #: The setting's name for this step (``[answer] checks``).
 NAME = "earlier_reading"
-
-
 #: The second answer must come from one of this many messages read again
 #: that are closest to the question (module doc).
 NEAREST = 3
@@ -109,6 +108,7 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
         return None
     anchor = messages[named - 1]
     until = anchor.timestamp or ""
+
     def earlier(ms: Sequence[EvidenceMessage]) -> dict[int, EvidenceMessage]:
         return {m.message_id: m for m in ms
                 if m.conversation_id == anchor.conversation_id and m.timestamp and m.timestamp < until}
