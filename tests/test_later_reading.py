@@ -214,6 +214,15 @@ def test_a_second_answer_from_a_line_less_about_the_question_than_the_first_sour
                                      read_by(Answers("Glasgow")), lambda ms: np.array([0.3] * len(ms)))
     assert found is not None  # as close: taken
 
+    def by(second):  # the first source scores 0.3, the later lines ``second``
+        return lambda ms: np.array([0.3 if "Bristol" in m.text else second for m in ms])
+
+    # Within SAME_CLOSENESS (0.01) is as close: "Glasgow" scored 0.200 against "Bristol"'s 0.201.
+    assert later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
+                                    read_by(Answers("Glasgow")), by(0.295)) is not None
+    assert later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
+                                    read_by(Answers("Glasgow")), by(0.28)) is None
+
 
 MOVED_AWAY = [
     ("2025-04-06T10:00:00", "Amir", "I live in Bristol, in a flat in Clifton. Four flat whites today, I'm vibrating."),

@@ -20,8 +20,9 @@ message supports, differs from the first, is no restatement of the question
 (it shares none of the question's terms: "Priya's job is a bus driver."),
 is not only the name of a person in the chat (asked for Hannah's cat, the
 reader named Marcus, whom she writes to), and where the message it is taken
-from is at least as close to the question in meaning as the first answer's
-source (the home's embedder, as the timeline compares subjects): a later
+from is as close to the question in meaning as the first answer's source or
+closer (within :data:`SAME_CLOSENESS`; the home's embedder, as the timeline
+compares subjects): a later
 message that changes the answer speaks of what is asked at least as much,
 where the reader's second pick among unrelated later lines does not
 (asked in Chinese which company Chen Hao works for now: his new employer,
@@ -59,6 +60,11 @@ from .prompts import is_abstention
 
 #: The setting's name for this step (``[answer] checks``).
 NAME = "later_reading"
+#: Cosines closer than this are "as close" (the gate in :func:`read_later`):
+#: "Horizontal rain. I genuinely love it here though." scored 0.200 against
+#: 0.201 for "Bristol life is the same as ever" asked where Amir lives; the
+#: later lines the gate stopped were 0.06 to 0.17 below.
+SAME_CLOSENESS = 0.01
 
 
 @dataclass(frozen=True)
@@ -120,7 +126,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     first_sources = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
     said_by = [numbered[n - 1] for n in supported]
     near = closeness([*first_sources, *said_by])
-    if float(max(near[len(first_sources):])) < float(max(near[: len(first_sources)])):
+    if float(max(near[len(first_sources):])) < float(max(near[: len(first_sources)])) - SAME_CLOSENESS:
         return None  # what it took the second answer from is less about the question than the first's source
     back = {m.message_id: later[i] for i, m in enumerate(chosen)}
     return LaterReading(second, sorted(back[m.message_id] for m in said_by), list(sources), len(later))
