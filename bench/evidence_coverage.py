@@ -29,6 +29,14 @@ reused.
 
     python bench/evidence_coverage.py                          # en, de, locomo
     python bench/evidence_coverage.py --sets en,zh,ja --profile multilingual --homes /tmp/cov
+
+Which questions a selection change touches, for a paired reader run of only
+those (``reader_locomo.py --questions``): dump each question's evidence with
+one checkout, compare with the other (``PYTHONPATH`` picks the checkout):
+
+    python bench/evidence_coverage.py --sets locomo --budget 1024 --dump /tmp/before.json
+    PYTHONPATH=../change python bench/evidence_coverage.py --sets locomo --budget 1024 \
+        --compare /tmp/before.json --changed-out /tmp/changed.json
 """
 
 from __future__ import annotations
@@ -78,13 +86,19 @@ def _counting(mem, tokens: str):
     return mem
 
 
+#: Each question's evidence text, as the reader would read it (``--dump``, ``--compare``).
+seen: dict[str, str] = {}
+
+
 def evidence(mem, question: str, budget: int):
     from rawrag_tui.answer.evidence import EvidenceViews
     from rawrag_tui.answer.selection import select_evidence
 
     result = mem.search(question)
-    return select_evidence(result.hits, question, budget, counter, EvidenceViews(),
-                           mem.answer_options()["history"])
+    packed = select_evidence(result.hits, question, budget, counter, EvidenceViews(),
+                             mem.answer_options()["history"])
+    seen[question] = packed.text
+    return packed
 
 
 def changed_facts(mem, lang: str, budget: int) -> dict:
@@ -111,9 +125,11 @@ def locomo(mem, path: Path, budget: int) -> dict:
     counts = {"gold": 0, "gold_in": 0, "questions": 0, "all_in": 0}
     for qa in sample["qa"]:
         ids = set(re.findall(r"D\d+:\d+", " ".join(qa.get("evidence", []))))
-        if qa.get("category") not in (1, 2, 3, 4) or not ids:
+        if qa.get("category") not in (1, 2, 3, 4):
             continue
-        held = {m.external_id for m in evidence(mem, qa["question"], budget).messages}
+        held = {m.external_id for m in evidence(mem, qa["question"], budget).messages}  # all 152 dumped
+        if not ids:
+            continue
         counts["gold"] += len(ids)
         counts["gold_in"] += len(ids & held)
         counts["questions"] += 1
@@ -130,6 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tokens", choices=("reader", "estimate"), default="reader",
                     help="count the budget with the home reader's tokenizer (loaded, never asked) "
                          "or as 3.5 characters a token (no reader loaded)")
+    ap.add_argument("--dump", type=Path, help="write each question's evidence text here (JSON)")
+    ap.add_argument("--compare", type=Path, help="a --dump of another checkout: count the questions "
+                                                  "whose evidence differs from it")
+    ap.add_argument("--changed-out", type=Path, help="with --compare: write those questions here (JSON list)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         homes = args.homes or Path(tmp)
@@ -148,6 +168,15 @@ def main(argv: list[str] | None = None) -> int:
                                   args.budget)
                 print(f"{name}: now: latest in evidence {c['now_latest']} of {c['now']}, stale "
                       f"{c['now_stale']}; past: earlier value in {c['past_earlier']} of {c['past']}", flush=True)
+    if args.dump:
+        args.dump.write_text(json.dumps(seen, ensure_ascii=False, indent=1), encoding="utf-8")
+    if args.compare:
+        before = json.loads(args.compare.read_text(encoding="utf-8"))
+        changed = [q for q, text in seen.items() if q in before and before[q] != text]
+        print(f"evidence differs from {args.compare.name} for {len(changed)} of "
+              f"{sum(q in before for q in seen)} questions", flush=True)
+        if args.changed_out:
+            args.changed_out.write_text(json.dumps(changed, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
 
 

@@ -8,6 +8,13 @@ dated the day of the conversation's last session, as LoCoMo asks them then.
     python bench/reader_locomo.py --limit 20
     python bench/reader_locomo.py --reader test --limit 5      # SmolLM2-135M
     python bench/reader_locomo.py --reader path/to/model.gguf
+    python bench/reader_locomo.py --budget 1024 --questions changed.json --out arm.jsonl
+
+``--questions`` asks only the questions a change touches (their texts, a JSON
+list; ``evidence_coverage.py --compare`` writes one): a paired run of two
+checkouts in minutes where all 152 take an hour; the other answers are the
+same in both, so the F1 of all moves by the sum of those answers' changes
+over the number asked in all.
 
 Seconds per question are wall-clock on whatever machine runs it; on a shared
 CPU they move with the neighbours' load, so compare runs made back to back.
@@ -79,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, help="LoCoMo JSON (default: shared/data/locomo-conv-26.json)")
     ap.add_argument("--home", type=Path, help="rawrag home to use (default: a fresh temporary one)")
     ap.add_argument("--limit", type=int, default=0, help="ask only the first N scored questions")
+    ap.add_argument("--questions", type=Path,
+                    help="ask only these questions (a JSON list of their texts): a paired run of the "
+                         "questions whose evidence a change alters")
     ap.add_argument("--reader", default="bundled", help="bundled | test | path to a GGUF")
     ap.add_argument("--gpu-layers", default=None)
     ap.add_argument("--prompt", choices=("cited", "plain"), help="reader.prompt (default: the setting)")
@@ -116,6 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         factory = make_reader_factory(args.reader, mem.settings, args.gpu_layers)
         rows = []
         questions = [(s, q) for s in samples for q in s["qa"] if q.get("category") in CATEGORY and "answer" in q]
+        if args.questions:
+            chosen = set(json.loads(args.questions.read_text(encoding="utf-8")))
+            questions = [(s, q) for s, q in questions if q["question"] in chosen]
         if args.limit:
             questions = questions[: args.limit]
         out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed after the loop)
