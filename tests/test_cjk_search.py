@@ -223,7 +223,7 @@ def test_a_second_process_waits_for_the_upgrade_and_does_not_redo_it(tmp_path):
     def busy(tries: int) -> bool:
         """B asks for the lock, having read version 1: A upgrades only once B is known to wait."""
         blocked.set()
-        time.sleep(0.01)
+        time.sleep(0.01)  # SQLite's busy retry interval; the order is set by the events, not by time
         return time.monotonic() - started < 120  # a guard against a hang only
 
     waiting.set_busy_handler(busy)

@@ -251,7 +251,7 @@ def test_http_on_loopback_only(store_home):
             except OSError:
                 assert proc.poll() is None, proc.communicate()[1].decode()
                 assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
+                time.sleep(0.2)  # polling interval for a condition (the port answers), not a wait for speed
         if Path("/proc/net/tcp").exists():
             assert _listening_addresses(port) == {"127.0.0.1"}
 

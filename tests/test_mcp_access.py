@@ -66,7 +66,7 @@ def _start(home: Path, *flags: str, ready: Any) -> subprocess.Popen:
     while not ready():
         assert proc.poll() is None, proc.communicate()[1].decode()
         assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.2)
+        time.sleep(0.2)  # polling interval for a condition (ready()), not a wait for speed
     return proc
 
 
