@@ -64,6 +64,7 @@ from changed_facts_score import (  # noqa: E402
     table_row,
     verdict,
 )
+from chatgpt_export import import_set  # noqa: E402
 
 HAYSTACK = [ROOT / "shared/data/locomo-conv-26.json", ROOT.parent / "shared/data/locomo-conv-26.json"]
 CJK_CHATS = ROOT / "bench/data/cjk-chats.json"
@@ -153,7 +154,8 @@ def already_asked(path: Path | None, store: str, reader: str) -> dict[tuple[str,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--lang", default="en,zh,ja,de", help="comma-separated: en, zh, ja, de")
+    ap.add_argument("--lang", default="en,zh,ja,de",
+                    help="comma-separated: en, zh, ja, de, assistant (English, a ChatGPT export)")
     ap.add_argument("--haystack", action="store_true", help="one store with long unrelated conversations added")
     ap.add_argument("--profile", default=None, help="model profile (default: the home's, bundled)")
     ap.add_argument("--reader-gguf", type=Path, help="a GGUF reader file ([models] reader_model)")
@@ -206,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                 started = time.perf_counter()
                 files = [data_path(lang) for lang in chosen] + (haystack_files() if args.haystack else [])
                 for path in files:
-                    mem.import_path(path, fmt="locomo")
+                    import_set(mem, path)
                 print(f"# {name}: imported {len(files)} file(s), {mem.counts().get('messages', '?')} messages "
                       f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
             for i, (lang, sample, qa, note) in enumerate(interleaved(langs, args.limit), 1):

@@ -38,7 +38,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
-LANGUAGES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "de": "German"}
+LANGUAGES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "de": "German",
+             "assistant": "English, ChatGPT export"}
 
 
 def data_path(lang: str) -> Path:

@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from changed_facts import HAYSTACK  # noqa: E402
 from changed_facts_score import data_path, questions  # noqa: E402
+from chatgpt_export import import_set  # noqa: E402
 
 #: Characters per token the budget is counted in (no reader's tokenizer is loaded).
 CHARS_PER_TOKEN = 3.5
@@ -73,7 +74,7 @@ def open_home(home: Path, source: Path, profile: str | None):
 
     mem = Memory.open(home, models={"profile": profile} if profile else {})
     if mem.empty_hint():  # a new home: import its history once
-        mem.import_path(source, fmt="locomo")
+        import_set(mem, source)
     return mem
 
 

@@ -33,7 +33,7 @@ _spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "c
 score = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(score)
 
-LANGS = ("en", "zh", "ja", "de")
+LANGS = ("en", "zh", "ja", "de", "assistant")  # assistant: one English ChatGPT history
 KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
 CUE = {
     "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
@@ -43,8 +43,11 @@ CUE = {
     "de": re.compile(r"umgezogen|umziehen|umzug|gezogen|verschoben|verschieben|verlegt|abgesagt|absagen|"
                      r"storniert|jetzt|nicht mehr|stattdessen|gewechselt|wechsel|gekündigt|getrennt", re.IGNORECASE),
 }
+CUE["assistant"] = CUE["en"]
 SETS = {lang: score.load(lang) for lang in LANGS}
-MESSAGES = {"en": 296, "zh": 92, "ja": 68, "de": 61}  # turns per file; update with the sets
+MESSAGES = {"en": 296, "zh": 92, "ja": 68, "de": 61, "assistant": 46}  # turns per file; update with the sets
+#: The language each set's samples are written in.
+WRITTEN_IN = {"assistant": "en"}
 
 
 def turns(sample: dict) -> dict[str, tuple]:
@@ -89,7 +92,7 @@ def test_the_repository_loader_reads_every_question_with_its_evidence(lang):
     path = score.data_path(lang)
     haystacks = locomo.load(path)
     questions = [q for h in haystacks for q in h.questions]
-    assert len(haystacks) == len(SETS[lang]) >= 2
+    assert len(haystacks) == len(SETS[lang]) >= (1 if lang == "assistant" else 2)  # one person's ChatGPT history
     assert len(questions) == sum(len(s["qa"]) for s in SETS[lang])  # every question is scored (1-4)
     for h in haystacks:
         for q in h.questions:
@@ -104,7 +107,7 @@ def test_notes_cover_every_question_and_the_kinds_of_change(lang):
     for sample in SETS[lang]:
         assert sorted(n["q"] for n in sample["changed_facts_notes"]) == list(range(len(sample["qa"])))
         if lang != "en":
-            assert sample["language"] == lang
+            assert sample["language"] == WRITTEN_IN.get(lang, lang)
     kinds = Counter(n["kind"] for n in notes)
     assert set(kinds) <= KINDS | {"pet"}
     assert {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"} <= set(kinds)
@@ -252,3 +255,27 @@ def test_runs_stopped_early_are_compared_on_the_questions_both_answered(tmp_path
     lines = capsys.readouterr().out.splitlines()
     assert "| German | plain | bundled (before) | 0 of 1 | 0 of 0 | 1 |" in lines[2]
     assert "| German | plain | bundled (after) | 1 of 1 | 0 of 0 | 0 |" in lines[3]
+
+
+def test_the_assistant_history_imports_as_a_chatgpt_export_one_thread_per_session(open_memory, tmp_path):
+    # What bench/changed_facts.py --lang assistant imports: the real ChatGPT
+    # importer, one conversation per thread, the assistant's turns its own.
+    spec = importlib.util.spec_from_file_location("chatgpt_export", BENCH / "chatgpt_export.py")
+    export = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(export)
+    [sample] = SETS["assistant"]
+    mem = open_memory()
+    export.import_set(mem, score.data_path("assistant"))
+    conversations = mem.store.conversations()
+    sessions = [k for k in sample["conversation"] if re.fullmatch(r"session_\d+", k)]
+    assert len(conversations) == len(sessions) and {c["format"] for c in conversations} == {"chatgpt"}
+    stored = [m for c in conversations for m in mem.messages(c["id"])]
+    assert len(stored) == MESSAGES["assistant"]
+    assert {(m["speaker"], m["role"]) for m in stored} == {("User", "user"), ("ChatGPT", "assistant")}
+    # Every thread is between the same two: the answer path follows a subject across them.
+    assert sorted(mem.store.same_people(conversations[0]["id"])) == sorted(c["id"] for c in conversations)
+    said = {m["text"]: m["ts"] for m in stored}
+    texts = {d: t for d, (_, t) in turns(sample).items()}
+    for note in sample["changed_facts_notes"]:
+        stale, latest = note["stale_evidence"], note["latest_evidence"]
+        assert max(said[texts[d]] for d in stale) < min(said[texts[d]] for d in latest)

@@ -71,6 +71,12 @@ class ListHistory:
     def mentions(self, word):
         return any(word.lower() in message_text(m).lower() for m in self.messages)
 
+    def same_people(self, conversation_id):
+        def people(c):
+            return {m.speaker for m in self.messages if m.conversation_id == c}
+        return frozenset(c for c in {m.conversation_id for m in self.messages}
+                         if people(c) == people(conversation_id)) | {conversation_id}
+
 
 def result(*messages):
     return SearchResult("q", "hybrid", [Hit(1, 1, "chat", 1, "", messages=list(messages))], {"total": 0.1})
@@ -252,3 +258,18 @@ def test_the_bundled_reader_read_again_answers_with_the_later_state(open_memory,
     off.import_path(path, "jsonl")
     # Without the step the reader's first words are the answer.
     assert off.ask("Where does Amir live?", date="2026-04-01").answer == answer.reader_said
+
+
+def test_later_messages_of_a_thread_between_the_same_people_are_read_again_too():
+    # A ChatGPT export: one thread per topic, every thread between the user and
+    # the assistant. A later thread is later; another people's chat is not.
+    later_thread = [EvidenceMessage(m.message_id, m.external_id, 3, "chat 3", m.seq, m.timestamp, m.speaker,
+                                    m.role, m.text) for m in AMIR[2:]]
+    messages = [*AMIR[:2], *later_thread, OTHER_CHAT]
+    kin = {1: frozenset({1, 3}), 3: frozenset({1, 3})}
+
+    def same_people(conversation_id):
+        return kin.get(conversation_id, frozenset({conversation_id}))
+
+    assert later_reading.later_than_sources([1], messages) == [2]
+    assert later_reading.later_than_sources([1], messages, same_people) == [2, 3, 4]

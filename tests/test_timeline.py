@@ -45,6 +45,12 @@ class ListHistory:
     def mentions(self, word):
         return any(word.lower() in message_text(m).lower() for m in self.messages)
 
+    def same_people(self, conversation_id):
+        def people(c):
+            return {m.speaker for m in self.messages if m.conversation_id == c}
+        return frozenset(c for c in {m.conversation_id for m in self.messages}
+                         if people(c) == people(conversation_id)) | {conversation_id}
+
 
 ENGLISH = [
     msg(1, "I just signed the lease on a flat in Porto, moving there next month!", "2025-01-10T10:00:00", "Ines"),
@@ -347,3 +353,59 @@ def test_a_later_line_writing_no_value_of_the_kind_asked_is_not_its_latest_state
     assert timeline_module._latest_of_kind([number, chat, new_number, laugh], {"phone"}) == 2
     assert timeline_module._latest_of_kind([number, chat, laugh], set()) == 2  # no kind asked: the last
     assert timeline_module._latest_of_kind([chat, laugh], {"phone"}) == 1  # none writes one: the last
+
+
+def _thread(messages, conv):
+    """``messages`` as another conversation (a ChatGPT export's next thread)."""
+    return [EvidenceMessage(m.message_id, m.external_id, conv, f"chat {conv}", m.seq, m.timestamp, m.speaker,
+                            m.role, m.text) for m in messages]
+
+
+def test_a_later_thread_between_the_same_people_continues_the_subject(embedder):
+    # Ines's move told in a later conversation with the same two people (one
+    # thread per topic, as ChatGPT and Claude export them): it is the latest.
+    messages = [*ENGLISH[:3], *_thread(ENGLISH[3:], 2)]
+    history = ListHistory(embedder, messages)
+    timeline = follow_subjects("Which city does Ines live in?", [messages[0]], messages, history)
+    assert [m.message_id for m in timeline.subject_of(1)] == [4]
+    assert timeline.latest == {4} and timeline.superseded == {1: 4}
+
+
+def test_another_conversation_with_other_people_is_not_the_same_subject(embedder):
+    # The same words in a chat where someone else (Bea) talks: not Ines's move.
+    others = [EvidenceMessage(m.message_id, m.external_id, 2, "chat 2", m.seq, m.timestamp,
+                              "Bea" if m.speaker == "Ana" else m.speaker, m.role, m.text) for m in ENGLISH[3:]]
+    messages = [*ENGLISH[:3], *others]
+    history = ListHistory(embedder, messages)
+    timeline = follow_subjects("Which city does Ines live in?", [messages[0]], messages, history)
+    assert timeline.subject_of(1) == [] and not timeline.latest
+
+
+def test_the_later_thread_is_what_a_question_about_now_reads(embedder):
+    messages = [*ENGLISH[:3], *_thread(ENGLISH[3:], 2)]
+    history = ListHistory(embedder, messages)
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=messages[:3]), Hit(2, 2, "chat 2", 2, "", messages=messages[3:])]
+    packed = select_evidence(hits, "Which city does Ines live in?", 400, lambda t: len(t) // 4, EvidenceViews(),
+                             history)
+    text = packed.text
+    assert "Braga" in text and f"{LATEST_MARK}" in text
+    assert "signed the lease" not in text  # superseded by the later thread's message
+    assert text.count("Conversation:") == 2
+
+
+def test_the_store_knows_which_conversations_are_between_the_same_people(open_memory, tmp_path):
+    # Three JSONL conversations in a real store: two between Ines and Ana (one
+    # thread per topic), one where Bea joins them, which is another circle.
+    rows = [("2025-01-10T10:00:00", "Ines", "Porto!"), ("2025-01-10T10:05:00", "Ana", "Lovely.")]
+    write_chat(tmp_path / "a.jsonl", "a", "Porto", rows)
+    write_chat(tmp_path / "b.jsonl", "b", "Braga", [("2025-06-20T09:00:00", "Ines", "Braga now."),
+                                                   ("2025-06-20T09:01:00", "Ana", "Wow.")])
+    write_chat(tmp_path / "c.jsonl", "c", "Trio", [*rows, ("2025-01-10T10:06:00", "Bea", "Hi both")])
+    mem = open_memory(tmp_path / "home")
+    for name in "abc":
+        mem.import_path(tmp_path / f"{name}.jsonl", embed=False)
+    ids = {r["title"]: r["id"] for r in mem.store.conversations()}
+    pair = sorted([ids["Porto"], ids["Braga"]])
+    assert sorted(mem.store.same_people(ids["Porto"])) == pair
+    assert sorted(mem.store.same_people(ids["Braga"])) == pair
+    assert mem.store.same_people(ids["Trio"]) == [ids["Trio"]]

@@ -98,7 +98,8 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     answer ``first``, where it stands (see the module's doc), else None. The
     caller asks only for a question about an earlier state; ``read`` and
     ``closeness`` are as for :func:`~.later_reading.read_later`. The messages
-    read are the evidence's of that conversation sent before it, or where it
+    read are the evidence's of that conversation (or another between the same
+    people, ``views.circle``) sent before it, or where it
     holds none, those ``before`` gives (the history's, just before it), the
     latest of them that ``fits`` the reader's budget."""
     if not repeats_question(question, first):
@@ -111,7 +112,7 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
 
     def earlier(ms: Sequence[EvidenceMessage]) -> dict[int, EvidenceMessage]:
         return {m.message_id: m for m in ms
-                if m.conversation_id == anchor.conversation_id and m.timestamp and m.timestamp < until}
+                if views.circle(m) == views.circle(anchor) and m.timestamp and m.timestamp < until}
 
     pool = earlier(messages) or earlier(before(anchor))
     chosen = sorted(pool.values(), key=lambda m: (m.timestamp or "", m.seq))[-EARLIER_MESSAGES:]

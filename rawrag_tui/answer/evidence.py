@@ -11,7 +11,7 @@ read, and is handed from selection to the checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 
 from .. import lang
@@ -83,10 +83,26 @@ class MessageView:
 
 
 class EvidenceViews:
-    """Message id -> its :class:`MessageView`, made on first request."""
+    """Message id -> its :class:`MessageView`, made on first request; and which
+    conversations are between the same people (``same_people``, the home's
+    history: answer/history.py), for the checks that compare a message only
+    with the later ones of its own conversation."""
 
-    def __init__(self) -> None:
+    def __init__(self, same_people: Callable[[int], frozenset[int]] | None = None) -> None:
         self._views: dict[int, MessageView] = {}
+        self._same_people = same_people
+        self._circles: dict[int, int] = {}
+
+    def circle(self, message: EvidenceMessage) -> int:
+        """One id for ``message``'s conversation and every other between the
+        same people (the smallest of them): a ChatGPT export's threads are one
+        person's, so a later thread's date moves an earlier thread's plan; a
+        chat with someone else is another event."""
+        conversation = message.conversation_id
+        if conversation not in self._circles:
+            kin = self._same_people(conversation) if self._same_people else frozenset()
+            self._circles[conversation] = min(kin | {conversation})
+        return self._circles[conversation]
 
     def __call__(self, message: EvidenceMessage) -> MessageView:
         view = self._views.get(message.message_id)

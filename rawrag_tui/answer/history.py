@@ -1,7 +1,9 @@
 """What the answer path reads of the whole history beyond the search's hits.
 
 Two questions need more than the kept windows: which *later* messages of a
-conversation speak of the same subject as the evidence (answer/timeline.py),
+conversation speak of the same subject as the evidence (answer/timeline.py;
+and which conversations are between the same people, whose later messages
+count too),
 and whether a name the question asks about occurs anywhere at all (if not,
 the answer is "not in your history" before any reader is loaded). Both are
 answered from what a home already has: the store and the embedder that
@@ -41,6 +43,12 @@ class History(Protocol):
 
     def messages_before(self, conversation_id: int, before_seq: int, limit: int) -> list[EvidenceMessage]:
         """Up to ``limit`` main-branch messages of a conversation just before ``before_seq``, in order."""
+        ...
+
+    def same_people(self, conversation_id: int) -> frozenset[int]:
+        """The conversations between exactly this one's people (its speakers),
+        itself included: the threads of a ChatGPT or Claude export, where a
+        fact told in one thread changes in a later one."""
         ...
 
     def mentions(self, word: str) -> bool:
@@ -105,6 +113,8 @@ class StoreHistory:
         self._store = store
         self._embedder = embedder
         self._vectors: dict[tuple[int, str], np.ndarray] = {}
+        self._kin: dict[int, frozenset[int]] = {}
+        self._kin_generation: tuple[int, int] | None = None
 
     def embed(self, messages: Sequence[EvidenceMessage], speaker: bool = True) -> np.ndarray:
         as_text = message_text if speaker else message_body
@@ -136,6 +146,14 @@ class StoreHistory:
         # Side branches share the seq range (ChatGPT edits): a wider range, the last `limit` kept.
         rows = self._store.messages_between(conversation_id, max(0, before_seq - 4 * limit), before_seq - 1)
         return [_evidence(r, conversation_id, r["conversation"]) for r in rows[-limit:]]
+
+    def same_people(self, conversation_id: int) -> frozenset[int]:
+        generation = self._store.generation()
+        if generation != self._kin_generation:  # an import may have added a thread
+            self._kin, self._kin_generation = {}, generation
+        if conversation_id not in self._kin:
+            self._kin[conversation_id] = frozenset(self._store.same_people(conversation_id)) | {conversation_id}
+        return self._kin[conversation_id]
 
     def mentions(self, word: str) -> bool:
         return self._store.mentions(word)

@@ -11,7 +11,8 @@ rule can pick out of a message without a word list.
 
 So, for a question about now, once the reader has answered and no check has
 corrected it, the reader reads again: the same question over only the
-evidence messages of the answer's conversation that are later than every
+evidence messages of the answer's conversation (and of the others between
+the same people: a ChatGPT export's later threads) that are later than every
 message supporting its answer (the ones it cited, or that share its words).
 Not where a later message still says the first answer (shares its words and
 holds its numbers, answer/checks/support.py): then nothing later changed
@@ -79,13 +80,16 @@ class LaterReading:
     read: int  #: how many later messages were read
 
 
-def later_than_sources(sources: Sequence[int], messages: Sequence[EvidenceMessage]) -> list[int]:
-    """1-based numbers of the messages of the ``sources``' conversations sent
-    after every source; none where a source has no send time."""
+def later_than_sources(sources: Sequence[int], messages: Sequence[EvidenceMessage],
+                       same_people: Callable[[int], frozenset[int]] = lambda c: frozenset({c})) -> list[int]:
+    """1-based numbers of the messages of the ``sources``' conversations, and of
+    the conversations between the same people (``same_people``: a ChatGPT
+    export's other threads), sent after every source; none where a source has
+    no send time."""
     cited = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
     if not cited or any(not m.timestamp for m in cited):
         return []
-    conversations = {m.conversation_id for m in cited}
+    conversations = {c for m in cited for c in (m.conversation_id, *same_people(m.conversation_id))}
     until = max(m.timestamp or "" for m in cited)
     return [n for n, m in enumerate(messages, 1)
             if m.conversation_id in conversations and m.timestamp and m.timestamp > until]
@@ -100,16 +104,19 @@ def restates(question: str, answer: str) -> bool:
 def read_later(question: str, first: str, sources: Sequence[int], messages: Sequence[EvidenceMessage],
                views: EvidenceViews, read: Callable[[str], str],
                closeness: Callable[[list[EvidenceMessage]], np.ndarray],
-               latest: frozenset[int] | set[int] = frozenset()) -> LaterReading | None:
+               latest: frozenset[int] | set[int] = frozenset(),
+               same_people: Callable[[int], frozenset[int]] = lambda c: frozenset({c})) -> LaterReading | None:
     """The reader's answer from the messages later than ``sources``, where it
     stands (see the module's doc), else None. ``read`` answers an evidence
     block (the same prompt as the first reading, other messages);
     ``closeness``: each message's cosine with the question (the home's
     embedder, names left out: answer/history.py); ``latest``: ids marked
-    newest on their subject, marked again."""
+    newest on their subject, marked again; ``same_people``: the conversations
+    between the same people as one (answer/history.py), whose later messages
+    count too."""
     if lang.asks_when(question) or answer_value(first) is not None:
         return None
-    later = later_than_sources(sources, messages)
+    later = later_than_sources(sources, messages, same_people)
     if not later:
         return None
     chosen = [messages[n - 1] for n in later]

@@ -136,7 +136,7 @@ def answer_question(
         budget = timed_budget(budget, warmed, first_token_seconds, min_evidence_tokens, rest)
         rate = warmed.rate
     started = time.perf_counter()
-    views = EvidenceViews()
+    views = EvidenceViews(history.same_people if history is not None else None)
     if select == "messages":
         packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens, views,
                                                    history, drop_superseded)
@@ -210,7 +210,7 @@ def answer_question(
         if now_again:
             sources = filt.cited or match_sources(answer, question, packed.messages, views)
             later = later_reading.read_later(question, first, sources, packed.messages, views,
-                                             read_again, closeness, packed.latest)
+                                             read_again, closeness, packed.latest, known.same_people)
             if later is not None:
                 reader_said, answer, correction = answer, later.text, later_reading.explain(first, later)
                 filt.cited, how = later.messages, "matched"

@@ -31,7 +31,8 @@ the evidence:
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
 - **later on the same subject**: with the home's history at hand
-  (answer/history.py), the later messages of an anchor's conversation that
+  (answer/history.py), the later messages of an anchor's conversation (or,
+  among the evidence, of another conversation between the same people) that
   speak of its subject, found by meaning (answer/timeline.py), come along
   with it, and the newest message of each subject is marked as the latest.
   A small reader takes the first value it reads, mark or no mark (the
@@ -160,13 +161,18 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
             if not candidate:
                 continue
             new_days = {(m.conversation_id, day_line(m)) for m in candidate} - days
-            extra = header + sum(cost(m) for m in candidate) + sum(count_tokens(d) + 1 for _, d in new_days)
+            # A later message may be of another conversation between the same people
+            # (answer/timeline.py): each one new to the evidence adds its header.
+            others = {m.conversation_id: m for m in candidate
+                      if m.conversation_id != anchor.conversation_id and m.conversation_id not in conversations}
+            extra = (header + sum(count_tokens(conversation_header(m)) + 2 for m in others.values())
+                     + sum(cost(m) for m in candidate) + sum(count_tokens(d) + 1 for _, d in new_days))
             if used + extra <= budget:
                 dropped.update((m.message_id, timeline.superseded[m.message_id]) for m in (*group, *later)
                                if m.message_id in timeline.superseded and m not in candidate)
                 chosen.update((m.message_id, m) for m in candidate)
                 groups.append([m.message_id for m in candidate])
-                conversations.add(anchor.conversation_id)
+                conversations.update(m.conversation_id for m in (anchor, *candidate))
                 days |= new_days
                 used += extra
                 break

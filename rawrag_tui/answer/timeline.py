@@ -5,7 +5,11 @@ moved twice). The question's evidence often holds the first version only,
 or both with nothing to say which came last. So for the best evidence
 messages (the anchors) this finds the *later* messages of the same
 conversation that are on the same subject, by meaning, with the embedder
-that indexed the home: no word of any language is looked at.
+that indexed the home: no word of any language is looked at. Where the same
+people talk in several conversations (a ChatGPT or Claude export keeps one
+thread per topic, all between the user and the assistant; History.same_people),
+the evidence's messages of their other conversations sent after an anchor
+count as later too, ordered by send time.
 
 A later message is on an anchor's subject when its vector is close to both
 the anchor's and the question's (the smaller of the two cosines is at least
@@ -129,15 +133,47 @@ def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]
 
 
 def _candidates(anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
-                history: History) -> list[EvidenceMessage]:
+                history: History, kin: dict[int, frozenset[int]]) -> list[EvidenceMessage]:
+    """The messages that may follow an anchor: ``pool``'s and the store's later
+    messages of the anchors' conversations and, where the same people talk in
+    other conversations too (``kin``: a ChatGPT export's threads), ``pool``'s
+    messages sent there after the anchor (the search found them; the store's
+    newest messages of every thread would be many more to embed, most about
+    something else)."""
     first: dict[int, int] = {}
+    since: dict[int, str] = {}
     for a in anchors:
         first[a.conversation_id] = min(first.get(a.conversation_id, a.seq), a.seq)
-    found = {m.message_id: m for m in pool if m.seq > first.get(m.conversation_id, 1 << 62)}
+        if a.timestamp:
+            since[a.conversation_id] = min(since.get(a.conversation_id, a.timestamp), a.timestamp)
+    found: dict[int, EvidenceMessage] = {}
+    for m in pool:
+        if m.seq > first.get(m.conversation_id, 1 << 62) or any(
+                m.conversation_id in kin[c] and m.conversation_id != c and m.timestamp and m.timestamp > t
+                for c, t in since.items()):
+            found[m.message_id] = m
     for conversation_id, seq in first.items():
         for m in history.last_messages(conversation_id, seq, LATER_CAP):
             found.setdefault(m.message_id, m)
     return list(found.values())
+
+
+def _after(m: EvidenceMessage, anchor: EvidenceMessage, kin: frozenset[int]) -> bool:
+    """Whether ``m`` follows ``anchor``: later in its conversation, or sent
+    later in another conversation between the same people."""
+    if m.conversation_id == anchor.conversation_id:
+        return m.seq > anchor.seq
+    return (m.conversation_id in kin and bool(m.timestamp and anchor.timestamp)
+            and (m.timestamp or "") > (anchor.timestamp or ""))
+
+
+def in_time_order(messages: Iterable[EvidenceMessage]) -> list[EvidenceMessage]:
+    """``messages`` in the order they were written: by place where all are of
+    one conversation (a session dated once has one send time), else by send time."""
+    messages = list(messages)
+    if len({m.conversation_id for m in messages}) <= 1:
+        return sorted(messages, key=lambda m: m.seq)
+    return sorted(messages, key=lambda m: (m.timestamp or "", m.conversation_id, m.seq))
 
 
 def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
@@ -147,7 +183,8 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     anchors = list(anchors[:ANCHORS])
     if not anchors:
         return Timeline()
-    candidates = _candidates(anchors, pool, history)
+    kin = {a.conversation_id: history.same_people(a.conversation_id) for a in anchors}
+    candidates = _candidates(anchors, pool, history, kin)
     if not candidates:
         return Timeline()
     vectors = history.embed([*anchors, *candidates])
@@ -165,8 +202,7 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     members: dict[int, EvidenceMessage] = {}
     for a, vec, own in zip(anchors, anchor_vecs, anchor_to_question):
         score = np.minimum(cand_vecs @ vec, to_question)
-        after = [i for i in range(len(candidates)) if candidates[i].conversation_id == a.conversation_id
-                 and candidates[i].seq > a.seq]
+        after = [i for i in range(len(candidates)) if _after(candidates[i], a, kin[a.conversation_id])]
         if not after:
             continue
         typical = float(np.median(score[after]))
@@ -174,7 +210,7 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
                  and score[i] - typical >= STAND_OUT and to_question[i] >= own - QUESTION_MARGIN][:PER_ANCHOR]
         if not later:
             continue
-        found = sorted((candidates[i] for i in later), key=lambda m: m.seq)
+        found = in_time_order(candidates[i] for i in later)
         timeline.later[a.message_id] = found
         members[a.message_id] = a
         for m in found:
@@ -183,7 +219,7 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     subjects: dict[int, list[EvidenceMessage]] = {}
     for mid, m in members.items():
         subjects.setdefault(root(mid), []).append(m)
-    ordered = [sorted(group, key=lambda m: m.seq) for group in subjects.values() if len(group) > 1]
+    ordered = [in_time_order(group) for group in subjects.values() if len(group) > 1]
     timeline.earlier = asks_about_earlier(question, ordered)
     timeline.past = timeline.earlier or lang.asks_about_past(question) or names_the_latest(question, ordered)
     if not timeline.past:

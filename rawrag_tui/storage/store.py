@@ -331,6 +331,26 @@ class Store:
             (conversation_id, first_seq, last_seq, *args),
         )
 
+    def same_people(self, conversation_id: int) -> list[int]:
+        """The conversations whose speakers are exactly this one's, itself
+        included: the threads of one ChatGPT or Claude export (all "User" and
+        the assistant), one chat exported twice. Empty where it has no message."""
+        speakers = [r[0] for r in self._rows(
+            "SELECT DISTINCT speaker FROM messages WHERE conversation_id = ?", (conversation_id,))]
+        if not speakers:
+            return []
+        marks = ",".join("?" * len(speakers))
+        holding = [r[0] for r in self._rows(
+            f"SELECT conversation_id FROM messages WHERE speaker IN ({marks})"
+            " GROUP BY conversation_id HAVING COUNT(DISTINCT speaker) = ?", (*speakers, len(speakers)))]
+        if len(holding) <= 1:
+            return holding
+        others = ",".join("?" * len(holding))
+        mixed = {r[0] for r in self._rows(
+            f"SELECT DISTINCT conversation_id FROM messages WHERE conversation_id IN ({others})"
+            f" AND speaker NOT IN ({marks})", (*holding, *speakers))}
+        return [c for c in holding if c not in mixed]
+
     # -- filtered search ------------------------------------------------------
 
     def generation(self) -> tuple[int, int]:

@@ -52,7 +52,7 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     on_subject: dict[int, list[tuple[str, int, EvidenceMessage]]] = {}
     for n, m in enumerate(messages, 1):
         if m.timestamp and subject & views(m).stems:
-            on_subject.setdefault(m.conversation_id, []).append((m.timestamp, n, m))
+            on_subject.setdefault(views.circle(m), []).append((m.timestamp, n, m))
     found: list[tuple[str, int]] = []
     for group in on_subject.values():
         # What settles a plan: a message planning a date, or one calling it off; talk about

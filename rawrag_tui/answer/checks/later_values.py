@@ -102,9 +102,10 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     if not sources or any(not m.timestamp for m in sources):
         return None
     # The writers of the value, where the question asks for its kind: their later values are newer ones.
-    owners = {(m.conversation_id, m.speaker) for m in sources} if asked else set()
-    # Someone else's e-mail in another chat is not a newer value of this one.
-    conversations = {m.conversation_id for m in sources}
+    owners = {(views.circle(m), m.speaker) for m in sources} if asked else set()
+    # Someone else's e-mail in another chat is not a newer value of this one; a later
+    # conversation between the same people (views.circle: a ChatGPT export's threads) is that chat.
+    conversations = {views.circle(m) for m in sources}
     subject = views.subject(question, messages, lang.value_words(question))
     if not subject and not owners:
         return None
@@ -116,8 +117,8 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         # So is a message the evidence marks as the latest on an anchor's subject (answer/timeline.py):
         # it was linked to the anchor by meaning, where the message it replied to was left out.
         on_subject = ((m.conversation_id, m.seq) in worded or (m.conversation_id, m.seq - 1) in worded
-                      or m.message_id in latest or (m.conversation_id, m.speaker) in owners)
-        if not m.timestamp or not on_subject or m.conversation_id not in conversations:
+                      or m.message_id in latest or (views.circle(m), m.speaker) in owners)
+        if not m.timestamp or not on_subject or views.circle(m) not in conversations:
             continue
         other = _nearest_subject_value(views(m).text, kind, subject)
         if other is not None:

@@ -137,8 +137,10 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
         # ("Zoe's wedding" moved to 11 October; Daniel's, in his chat, is "next year"), and a date
         # told as past ("yesterday (7 May 2023)") is one time something happened, not a plan a
         # later message can move (LoCoMo's support group, gone to again a week later).
-        where = {messages[n - 1].conversation_id for _, n, _ in stated if plans(unless, messages[n - 1], views)}
-        stated = [s for s in stated if messages[s[1] - 1].conversation_id in where]
+        # A later conversation between the same people is not another chat (views.circle: a ChatGPT
+        # export's next thread moves the date the first one planned).
+        where = {views.circle(messages[n - 1]) for _, n, _ in stated if plans(unless, messages[n - 1], views)}
+        stated = [s for s in stated if views.circle(messages[s[1] - 1]) in where]
         if not stated or is_stated(unless, [messages[stated[-1][1] - 1]], views):
             return None
     if not stated:
