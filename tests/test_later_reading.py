@@ -273,3 +273,48 @@ def test_later_messages_of_a_thread_between_the_same_people_are_read_again_too()
 
     assert later_reading.later_than_sources([1], messages) == [2]
     assert later_reading.later_than_sources([1], messages, same_people) == [2, 3, 4]
+
+
+def test_a_second_answer_of_the_first_ones_form_is_no_restatement():
+    # Asked which school, "Roundhay School" then "Fulford School": the shared word is the
+    # answers' form, not the question said back; a word only the second adds still is.
+    assert not later_reading.restates("Which school does the user work at?", "Fulford School", "Roundhay School")
+    assert later_reading.restates("What is Priya's job?", "Priya's job is a bus driver.", "UX designer")
+    assert later_reading.restates("Which school does the user work at?", "Fulford School", "Roundhay")
+
+
+FIESTA = [
+    msg(1, "My car, a Ford Fiesta from 2012, failed its MOT on the brakes.", "2025-03-03T16:05:00", "User"),
+    msg(2, "For a 2012 Ford Fiesta, new pads cost far less than the car is worth.", "2025-03-03T16:06:00",
+        "ChatGPT"),
+    msg(3, "Sold the Fiesta at last and bought a second-hand Nissan Leaf. Chargers in York?",
+        "2025-11-22T11:15:00", "User", conv=2),
+    msg(4, "Zap-Map shows every public charger in York.", "2025-11-22T11:16:00", "ChatGPT", conv=2),
+]
+
+
+def test_a_later_thread_naming_the_first_answer_beside_a_new_one_is_read_alone():
+    # The later thread still says "Fiesta", so nothing would be read again; but it says it
+    # beside what replaced it, so that line alone is read, and its answer taken.
+    def same_people(conversation_id):
+        return frozenset({1, 2})
+
+    def first_closer(messages):  # the first answer's lines closer to the question: the gate would stop it
+        return np.array([1.0 if m.conversation_id == 1 else 0.0 for m in messages])
+
+    reader = Answers("Nissan Leaf")
+    # The line names the first answer, so it is on its subject: the closeness gate is not asked.
+    found = later_reading.read_later("What car does the user drive?", "Ford Fiesta", [1, 2], FIESTA, EvidenceViews(),
+                                     read_by(reader), first_closer, same_people=same_people)
+    assert found is not None and found.text == "Nissan Leaf" and found.messages == [3] and found.read == 1
+    assert later_reading.explain("Ford Fiesta", found) == (
+        'the reader said "Ford Fiesta" from [1], [2]; read again from the 1 later message of the same '
+        "people's conversations, it answered from [3]")
+    assert len(reader.prompts) == 1 and "Zap-Map" not in reader.prompts[0] and "Sold the Fiesta" in reader.prompts[0]
+    # In one conversation the same line is the chat going on about the first answer: not read again.
+    one_chat = [EvidenceMessage(m.message_id, m.external_id, 1, "chat 1", m.seq, m.timestamp, m.speaker, m.role,
+                                m.text) for m in FIESTA]
+    reader = Answers("Nissan Leaf")
+    assert later_reading.read_later("What car does the user drive?", "Ford Fiesta", [1, 2], one_chat,
+                                    EvidenceViews(), read_by(reader), LEVEL) is None
+    assert reader.prompts == []

@@ -152,7 +152,10 @@ class StoreHistory:
         if generation != self._kin_generation:  # an import may have added a thread
             self._kin, self._kin_generation = {}, generation
         if conversation_id not in self._kin:
-            self._kin[conversation_id] = frozenset(self._store.same_people(conversation_id)) | {conversation_id}
+            kin = frozenset(self._store.same_people(conversation_id)) | {conversation_id}
+            # Every one of them has the same people, so the same answer: a ChatGPT export's
+            # threads are looked up once, not once per anchor's thread.
+            self._kin.update(dict.fromkeys(kin, kin))
         return self._kin[conversation_id]
 
     def mentions(self, word: str) -> bool:

@@ -78,6 +78,7 @@ class LaterReading:
     messages: list[int]
     sources: list[int]
     read: int  #: how many later messages were read
+    elsewhere: bool = False  #: whether any was in another conversation between the same people
 
 
 def later_than_sources(sources: Sequence[int], messages: Sequence[EvidenceMessage],
@@ -95,10 +96,12 @@ def later_than_sources(sources: Sequence[int], messages: Sequence[EvidenceMessag
             if m.conversation_id in conversations and m.timestamp and m.timestamp > until]
 
 
-def restates(question: str, answer: str) -> bool:
+def restates(question: str, answer: str, first: str = "") -> bool:
     """Whether ``answer`` shares a term with ``question`` (its language's terms:
-    stems, CJK bigrams): "Sam's job is job hunting." is the question said back."""
-    return bool(query_terms(question) & query_terms(answer))
+    stems, CJK bigrams) that ``first`` does not: "Sam's job is job hunting." is
+    the question said back, where "Fulford School" after "Roundhay School",
+    asked which school, is an answer of the same form."""
+    return bool((query_terms(question) & query_terms(answer)) - query_terms(first))
 
 
 def read_later(question: str, first: str, sources: Sequence[int], messages: Sequence[EvidenceMessage],
@@ -120,23 +123,34 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     if not later:
         return None
     chosen = [messages[n - 1] for n in later]
-    if match_sources(first, question, chosen, views):  # still said later: nothing changed it
-        return None
+    first_sources = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
+    still = match_sources(first, question, chosen, views)
+    if still:
+        # Still said later: nothing changed it; unless the latest line saying it is in a later
+        # thread of the same people, which may name it beside what replaced it ("Sold the Fiesta
+        # at last and bought a second-hand Nissan Leaf"): that line alone is read again.
+        # It names the first answer, so it is on its subject: the closeness gate below, which
+        # stops the reader's pick among later lines about something else, is not asked.
+        last = max((chosen[n - 1] for n in still), key=lambda m: m.timestamp or "")
+        if last.conversation_id in {m.conversation_id for m in first_sources}:
+            return None
+        later, chosen = [later[chosen.index(last)]], [last]
     text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen}, latest)
     second = read(text).strip()
-    if (not second or is_abstention(second) or _same(second, first) or restates(question, second)
+    if (not second or is_abstention(second) or _same(second, first) or restates(question, second, first)
             or only_people(second, messages)):
         return None
     supported = match_sources(second, question, numbered, views)
     if not supported:
         return None
-    first_sources = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
     said_by = [numbered[n - 1] for n in supported]
-    near = closeness([*first_sources, *said_by])
-    if float(max(near[len(first_sources):])) < float(max(near[: len(first_sources)])) - SAME_CLOSENESS:
+    near = closeness([*first_sources, *said_by]) if not still else None
+    if near is not None and (float(max(near[len(first_sources):]))
+                             < float(max(near[: len(first_sources)])) - SAME_CLOSENESS):
         return None  # what it took the second answer from is less about the question than the first's source
     back = {m.message_id: later[i] for i, m in enumerate(chosen)}
-    return LaterReading(second, sorted(back[m.message_id] for m in said_by), list(sources), len(later))
+    return LaterReading(second, sorted(back[m.message_id] for m in said_by), list(sources), len(later),
+                        any(m.conversation_id not in {s.conversation_id for s in first_sources} for m in chosen))
 
 
 def only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:
@@ -153,8 +167,9 @@ def explain(first: str, reading: LaterReading) -> str:
     """The note under the answer: what the reader said first, and from what."""
     said = ", ".join(f"[{n}]" for n in reading.sources)
     now = ", ".join(f"[{n}]" for n in reading.messages)
+    where = "the same people's conversations" if reading.elsewhere else "that conversation"
     return (f'the reader said "{first}" from {said}; read again from the {reading.read} later '
-            f"message{'s' if reading.read != 1 else ''} of that conversation, it answered from {now}")
+            f"message{'s' if reading.read != 1 else ''} of {where}, it answered from {now}")
 
 
 def _same(a: str, b: str) -> bool:

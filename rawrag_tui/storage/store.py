@@ -334,22 +334,20 @@ class Store:
     def same_people(self, conversation_id: int) -> list[int]:
         """The conversations whose speakers are exactly this one's, itself
         included: the threads of one ChatGPT or Claude export (all "User" and
-        the assistant), one chat exported twice. Empty where it has no message."""
+        the assistant), one chat exported twice. Empty where it has no message.
+        One query: the conversations holding every one of its speakers (the
+        speaker index), less those where anyone else writes (each one's own rows)."""
         speakers = [r[0] for r in self._rows(
             "SELECT DISTINCT speaker FROM messages WHERE conversation_id = ?", (conversation_id,))]
         if not speakers:
             return []
         marks = ",".join("?" * len(speakers))
-        holding = [r[0] for r in self._rows(
-            f"SELECT conversation_id FROM messages WHERE speaker IN ({marks})"
-            " GROUP BY conversation_id HAVING COUNT(DISTINCT speaker) = ?", (*speakers, len(speakers)))]
-        if len(holding) <= 1:
-            return holding
-        others = ",".join("?" * len(holding))
-        mixed = {r[0] for r in self._rows(
-            f"SELECT DISTINCT conversation_id FROM messages WHERE conversation_id IN ({others})"
-            f" AND speaker NOT IN ({marks})", (*holding, *speakers))}
-        return [c for c in holding if c not in mixed]
+        return [r[0] for r in self._rows(
+            f"SELECT c FROM (SELECT conversation_id AS c FROM messages WHERE speaker IN ({marks})"
+            " GROUP BY conversation_id HAVING COUNT(DISTINCT speaker) = ?)"
+            " WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c"
+            f" AND m.speaker NOT IN ({marks})) ORDER BY c",
+            (*speakers, len(speakers), *speakers))]
 
     # -- filtered search ------------------------------------------------------
 
