@@ -167,9 +167,11 @@ def explain(first: str, reading: LaterReading) -> str:
     """The note under the answer: what the reader said first, and from what."""
     said = ", ".join(f"[{n}]" for n in reading.sources)
     now = ", ".join(f"[{n}]" for n in reading.messages)
-    where = "the same people's conversations" if reading.elsewhere else "that conversation"
-    return (f'the reader said "{first}" from {said}; read again from the {reading.read} later '
-            f"message{'s' if reading.read != 1 else ''} of {where}, it answered from {now}")
+    again = (f'the reader said "{first}" from {said}; read again from the {reading.read} later '
+             f"message{'s' if reading.read != 1 else ''}")
+    if reading.elsewhere:
+        return f"{again} of the same people's conversations, it answered from {now}"
+    return f"{again} of that conversation, it answered from {now}"
 
 
 def _same(a: str, b: str) -> bool:
