@@ -18,6 +18,11 @@ import json
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT))  # run as a script from bench/, as the other benchmarks are
+
+from rawrag_tui.importers.locomo import parse_session_date  # noqa: E402
+
 #: The LoCoMo speaker names that are the assistant's turns.
 ASSISTANTS = {"ChatGPT"}
 #: Seconds between two turns of a thread.
@@ -25,7 +30,8 @@ TURN_SECONDS = 40
 
 
 def session_time(text: str) -> dt.datetime:
-    return dt.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=dt.UTC)
+    """A LoCoMo session date (as the LoCoMo importer reads it), in UTC."""
+    return parse_session_date(text).replace(tzinfo=dt.UTC)
 
 
 def threads(sample: dict) -> list[dict]:

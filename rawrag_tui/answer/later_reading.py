@@ -81,8 +81,13 @@ class LaterReading:
     elsewhere: bool = False  #: whether any was in another conversation between the same people
 
 
+def alone(conversation_id: int) -> frozenset[int]:
+    """Each conversation its own people: where no history says who talks where."""
+    return frozenset({conversation_id})
+
+
 def later_than_sources(sources: Sequence[int], messages: Sequence[EvidenceMessage],
-                       same_people: Callable[[int], frozenset[int]] = lambda c: frozenset({c})) -> list[int]:
+                       same_people: Callable[[int], frozenset[int]] = alone) -> list[int]:
     """1-based numbers of the messages of the ``sources``' conversations, and of
     the conversations between the same people (``same_people``: a ChatGPT
     export's other threads), sent after every source; none where a source has
@@ -108,7 +113,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
                views: EvidenceViews, read: Callable[[str], str],
                closeness: Callable[[list[EvidenceMessage]], np.ndarray],
                latest: frozenset[int] | set[int] = frozenset(),
-               same_people: Callable[[int], frozenset[int]] = lambda c: frozenset({c})) -> LaterReading | None:
+               same_people: Callable[[int], frozenset[int]] = alone) -> LaterReading | None:
     """The reader's answer from the messages later than ``sources``, where it
     stands (see the module's doc), else None. ``read`` answers an evidence
     block (the same prompt as the first reading, other messages);
@@ -124,6 +129,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
         return None
     chosen = [messages[n - 1] for n in later]
     first_sources = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
+    cited_in = {m.conversation_id for m in first_sources}
     still = match_sources(first, question, chosen, views)
     if still:
         # Still said later: nothing changed it; unless the latest line saying it is in a later
@@ -132,7 +138,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
         # It names the first answer, so it is on its subject: the closeness gate below, which
         # stops the reader's pick among later lines about something else, is not asked.
         last = max((chosen[n - 1] for n in still), key=lambda m: m.timestamp or "")
-        if last.conversation_id in {m.conversation_id for m in first_sources}:
+        if last.conversation_id in cited_in:
             return None
         later, chosen = [later[chosen.index(last)]], [last]
     text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen}, latest)
@@ -150,7 +156,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
         return None  # what it took the second answer from is less about the question than the first's source
     back = {m.message_id: later[i] for i, m in enumerate(chosen)}
     return LaterReading(second, sorted(back[m.message_id] for m in said_by), list(sources), len(later),
-                        any(m.conversation_id not in {s.conversation_id for s in first_sources} for m in chosen))
+                        any(m.conversation_id not in cited_in for m in chosen))
 
 
 def only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:
