@@ -173,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", help="the reader's name in the table (default: from the options)")
     ap.add_argument("--limit", type=int, default=0,
                     help="ask only N questions of each language, spread evenly over its set (a run on a busy machine)")
+    ap.add_argument("--only", choices=["now", "past"],
+                    help="ask only the questions about now (and the unanswerable ones) or only those about the "
+                         "past (a change to a step that runs for one of them)")
     ap.add_argument("--resume", action="store_true",
                     help="skip questions --out already holds for this store and reader")
     ap.add_argument("--out", type=Path,
@@ -212,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"# {name}: imported {len(files)} file(s), {mem.counts().get('messages', '?')} messages "
                       f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
             for i, (lang, sample, qa, note) in enumerate(interleaved(langs, args.limit), 1):
-                if (lang, qa["question"]) in done:
+                if (lang, qa["question"]) in done or (
+                        args.only and (args.only == "past") != bool(note and note["asks_past"])):
                     continue
                 name = "all" if args.haystack else lang
                 mem = homes[name]

@@ -62,6 +62,50 @@ def test_the_history_just_before_is_read_where_the_evidence_holds_no_earlier_mes
     assert found is None and "Durham" not in reader.prompts[0] and "Busy! Exams." in reader.prompts[0]
 
 
+def test_a_multi_word_answer_is_named_by_a_message_holding_all_its_words():
+    # "my first half marathon" is no mention of the Berlin Marathon: read again from
+    # before it, the earlier race would never be read.
+    messages = [msg(1, "I've signed up for the Great North Run, my first half marathon.", "2025-01-12T07:40:00",
+                    "User"),
+                msg(2, "Pulled out of the Great North Run and entered the Berlin Marathon instead.",
+                    "2025-05-02T20:05:00", "User")]
+    assert earlier_reading.first_naming("Berlin Marathon", messages, EvidenceViews()) == 2
+    assert earlier_reading.first_naming("Marathon", messages, EvidenceViews()) == 1
+
+
+def test_the_history_before_is_read_where_the_evidence_before_gave_no_answer():
+    # The evidence's earlier message is small talk the reader cannot answer from;
+    # the history's messages before Norwich are read next, in a second reading.
+    small_talk = msg(0, "Jealous. My week was just meetings.", "2025-02-09T19:16:00", "Marcus")
+    stored = [NOOR[0], small_talk]
+    reader = Answers(NOT_IN_HISTORY, "Durham")
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", [small_talk, *NOOR[2:]], EvidenceViews(),
+                                         read_by(reader), LEVEL, lambda anchor: stored)
+    assert found is not None and found.text == "Durham" and found.said_by == [NOOR[0]] and found.read == 2
+    assert len(reader.prompts) == 2 and "Durham" not in reader.prompts[0] and "Durham" in reader.prompts[1]
+    # Where the history holds nothing the evidence did not, it is not read twice.
+    reader = Answers(NOT_IN_HISTORY, "Durham")
+    assert earlier_reading.read_earlier(QUESTION, "Norwich", [small_talk, *NOOR[2:]], EvidenceViews(),
+                                        read_by(reader), LEVEL, lambda anchor: [small_talk]) is None
+    assert len(reader.prompts) == 1
+
+
+def test_the_earlier_threads_of_the_same_people_are_read_again(embedder):
+    # A ChatGPT-style history: the user's city is told in one thread, the move in a
+    # later one whose first message names the new city: nothing is before it in its thread.
+    before = msg(1, "I teach chemistry in Leeds and need a practical for Year 9.", "2025-03-03T16:05:00", "User")
+    reply = msg(2, "The disappearing cross is a classic.", "2025-03-03T16:06:00", "ChatGPT")
+    moving = msg(3, "Sam and I are moving to York together in August.", "2025-07-18T17:45:00", "User", conv=2)
+    checklist = msg(4, "Moving checklist: book the van.", "2025-07-18T17:46:00", "ChatGPT", conv=2)
+    history = ListHistory(embedder, [before, reply, moving, checklist])
+    assert history.earlier_messages(moving, 24) == [before, reply]
+    reader = Answers("York", "Leeds")
+    ans = answer_question("Which city did the user live in before moving to York?", result(moving),
+                          lambda: reader, date="2026-01-01", prompt_style="plain", history=history)
+    assert ans.answer == "Leeds" and ans.reader_said == "York"
+    assert "read again from the 2 messages of conversations between the same people before [1]" in ans.correction
+
+
 @pytest.mark.parametrize("second", [
     "Paris",          # no earlier message says it: a guess
     NOT_IN_HISTORY,   # the earlier messages do not answer

@@ -68,6 +68,12 @@ class ListHistory:
     def messages_before(self, conversation_id, before_seq, limit):
         return [m for m in self.messages if m.conversation_id == conversation_id and m.seq < before_seq][-limit:]
 
+    def earlier_messages(self, anchor, limit):
+        others = self.same_people(anchor.conversation_id) - {anchor.conversation_id}
+        return [m for m in self.messages
+                if (m.conversation_id == anchor.conversation_id and m.seq < anchor.seq)
+                or (m.conversation_id in others and (m.timestamp or "") < (anchor.timestamp or ""))][-limit:]
+
     def mentions(self, word):
         return any(word.lower() in message_text(m).lower() for m in self.messages)
 

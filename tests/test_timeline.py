@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rawrag_tui.answer import timeline as timeline_module
 from rawrag_tui.answer.evidence import EvidenceViews
-from rawrag_tui.answer.history import message_body, message_text, without_names
+from rawrag_tui.answer.history import StoreHistory, message_body, message_text, without_names
 from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import select_evidence
@@ -409,3 +409,10 @@ def test_the_store_knows_which_conversations_are_between_the_same_people(open_me
     assert sorted(mem.store.same_people(ids["Porto"])) == pair
     assert sorted(mem.store.same_people(ids["Braga"])) == pair
     assert mem.store.same_people(ids["Trio"]) == [ids["Trio"]]
+    # What was said before a message of one thread: the same people's earlier threads too, not the trio's.
+    history = StoreHistory(mem.store, lambda: None)
+    braga = history.last_messages(ids["Braga"], -1, 10)
+    assert [m.text for m in history.earlier_messages(braga[1], 24)] == ["Porto!", "Lovely.", "Braga now."]
+    assert [m.text for m in history.earlier_messages(braga[0], 1)] == ["Lovely."]
+    trio = history.last_messages(ids["Trio"], -1, 10)
+    assert [m.text for m in history.earlier_messages(trio[2], 24)] == ["Porto!", "Lovely."]

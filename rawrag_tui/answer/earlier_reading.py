@@ -74,14 +74,18 @@ class EarlierReading:
     said_by: list[EvidenceMessage]
     named: int
     read: int  #: how many earlier messages were read
+    #: Whether some were of other conversations between the same people (a ChatGPT export's earlier threads).
+    elsewhere: bool = False
 
 
 def names(message: EvidenceMessage, answer: str, views: EvidenceViews) -> bool:
-    """Whether ``message`` names ``answer``: shares its terms (its language's
-    stems), or, in CJK text, holds it character for character."""
+    """Whether ``message`` names ``answer``: holds every one of its terms (its
+    language's stems: "my first half marathon" does not name the Berlin
+    Marathon), or, in CJK text, holds it character for character."""
     if has_cjk(answer):
         return answer.strip() in views(message).text
-    return bool(query_terms(answer) & views(message).supporting_stems)
+    terms = query_terms(answer)
+    return bool(terms) and terms <= views(message).supporting_stems
 
 
 def first_naming(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> int:
@@ -114,8 +118,28 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
         return {m.message_id: m for m in ms
                 if views.circle(m) == views.circle(anchor) and m.timestamp and m.timestamp < until}
 
-    pool = earlier(messages) or earlier(before(anchor))
-    chosen = sorted(pool.values(), key=lambda m: (m.timestamp or "", m.seq))[-EARLIER_MESSAGES:]
+    read_first = earlier(messages)
+    found = None
+    if read_first:
+        found = _read_part(question, read_first, messages, views, read, closeness, fits)
+    if found is None:
+        stored = earlier(before(anchor))
+        if set(stored) - set(read_first):  # more than the evidence held
+            found = _read_part(question, stored, messages, views, read, closeness, fits)
+    if found is None:
+        return None
+    text, said_by, chosen = found
+    return EarlierReading(text, said_by, named, len(chosen),
+                          any(m.conversation_id != anchor.conversation_id for m in chosen))
+
+
+def _read_part(question: str, pool: dict[int, EvidenceMessage], messages: Sequence[EvidenceMessage],
+               views: EvidenceViews, read: Callable[[str], str],
+               closeness: Callable[[list[EvidenceMessage]], np.ndarray],
+               fits: Callable[[str], bool]) -> tuple[str, list[EvidenceMessage], list[EvidenceMessage]] | None:
+    """One reading of the latest of ``pool`` that fit: the answer, the
+    messages read that support it and those read, where it stands."""
+    chosen = sorted(pool.values(), key=lambda m: (m.timestamp or "", m.conversation_id, m.seq))[-EARLIER_MESSAGES:]
     if not chosen:
         return None
     bodies = {m.message_id: views(m).body for m in chosen}
@@ -133,7 +157,7 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     nearest = np.argsort(-closeness(numbered), kind="stable")[:NEAREST] + 1
     if not set(supported) & {int(n) for n in nearest}:
         return None  # not taken from one of the earlier messages most about the question
-    return EarlierReading(second, [numbered[n - 1] for n in supported], named, len(chosen))
+    return second, [numbered[n - 1] for n in supported], chosen
 
 
 def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:
@@ -141,5 +165,7 @@ def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:
     read again (``numbers``: the evidence numbers of ``reading.said_by``)."""
     now = ", ".join(f"[{n}]" for n in numbers)
     return (f'the reader said "{first}", which the question names; read again from the {reading.read} '
-            f"message{'s' if reading.read != 1 else ''} of that conversation before [{reading.named}], "
+            f"message{'s' if reading.read != 1 else ''} of "
+            f"{'conversations between the same people' if reading.elsewhere else 'that conversation'} "
+            f"before [{reading.named}], "
             f"the first that names it, it answered from {now}")

@@ -45,6 +45,14 @@ class History(Protocol):
         """Up to ``limit`` main-branch messages of a conversation just before ``before_seq``, in order."""
         ...
 
+    def earlier_messages(self, anchor: EvidenceMessage, limit: int) -> list[EvidenceMessage]:
+        """Up to ``limit`` main-branch messages written just before ``anchor``,
+        in time order: its conversation's before it and, where the same people
+        talk in other conversations (:meth:`same_people`), theirs sent before it
+        (a ChatGPT export's earlier threads; a thread's first message has
+        nothing before it in its own)."""
+        ...
+
     def same_people(self, conversation_id: int) -> frozenset[int]:
         """The conversations between exactly this one's people (its speakers),
         itself included: the threads of a ChatGPT or Claude export, where a
@@ -54,6 +62,15 @@ class History(Protocol):
     def mentions(self, word: str) -> bool:
         """Whether any message holds ``word`` (or a word it starts, for inflected forms)."""
         ...
+
+
+def in_time_order(messages: Iterable[EvidenceMessage]) -> list[EvidenceMessage]:
+    """``messages`` in the order they were written: by place where all are of
+    one conversation (a session dated once has one send time), else by send time."""
+    messages = list(messages)
+    if len({m.conversation_id for m in messages}) <= 1:
+        return sorted(messages, key=lambda m: m.seq)
+    return sorted(messages, key=lambda m: (m.timestamp or "", m.conversation_id, m.seq))
 
 
 def message_text(m: EvidenceMessage) -> str:
@@ -146,6 +163,15 @@ class StoreHistory:
         # Side branches share the seq range (ChatGPT edits): a wider range, the last `limit` kept.
         rows = self._store.messages_between(conversation_id, max(0, before_seq - 4 * limit), before_seq - 1)
         return [_evidence(r, conversation_id, r["conversation"]) for r in rows[-limit:]]
+
+    def earlier_messages(self, anchor: EvidenceMessage, limit: int) -> list[EvidenceMessage]:
+        own = self.messages_before(anchor.conversation_id, anchor.seq, limit)
+        others = sorted(self.same_people(anchor.conversation_id) - {anchor.conversation_id})
+        if not others or not anchor.timestamp:
+            return own
+        rows = self._store.messages_sent_before(others, anchor.timestamp, limit)
+        theirs = [_evidence(r, r["conversation_id"], r["conversation"]) for r in rows]
+        return in_time_order([*own, *theirs])[-limit:]
 
     def same_people(self, conversation_id: int) -> frozenset[int]:
         generation = self._store.generation()

@@ -216,7 +216,7 @@ def answer_question(
                 filt.cited, how = later.messages, "matched"
         else:
             def just_before(anchor: EvidenceMessage) -> list[EvidenceMessage]:
-                return known.messages_before(anchor.conversation_id, anchor.seq, earlier_reading.EARLIER_MESSAGES)
+                return known.earlier_messages(anchor, earlier_reading.EARLIER_MESSAGES)
 
             def fits(evidence: str) -> bool:
                 return model.count_tokens(evidence) <= budget

@@ -331,6 +331,23 @@ class Store:
             (conversation_id, first_seq, last_seq, *args),
         )
 
+    def messages_sent_before(self, conversation_ids: Sequence[int], before_ts: str, limit: int) -> list[dict]:
+        """The latest ``limit`` main-branch messages of ``conversation_ids`` sent
+        before ``before_ts`` (ISO-8601, as stored), in time order: what the same
+        people said in their other threads before a message of one of them."""
+        if not conversation_ids or limit <= 0:
+            return []
+        marks = ",".join("?" * len(conversation_ids))
+        rows = self._dicts(
+            "SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq, m.ts, m.speaker,"
+            " m.role, m.text, m.captions, m.attachments, m.source_id FROM messages m"
+            " JOIN conversations c ON c.id = m.conversation_id"
+            f" WHERE m.conversation_id IN ({marks}) AND m.ts < ? AND m.on_main_branch = 1"
+            " ORDER BY m.ts DESC, m.conversation_id DESC, m.seq DESC LIMIT ?",
+            (*conversation_ids, before_ts, limit),
+        )
+        return rows[::-1]
+
     def same_people(self, conversation_id: int) -> list[int]:
         """The conversations whose speakers are exactly this one's, itself
         included: the threads of one ChatGPT or Claude export (all "User" and
