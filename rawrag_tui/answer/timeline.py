@@ -37,14 +37,14 @@ once.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import lang
 from ..search.types import EvidenceMessage
-from .history import History, in_time_order, without_names
+from .history import History, in_time_order
 from .unknown import named
 from .values import holds
 
@@ -56,12 +56,6 @@ SAME_SUBJECT = 0.50
 #: be: none (a later message that changes the anchor's fact speaks of what the
 #: question asks at least as much; measured: docs/answers.md).
 QUESTION_MARGIN = 0.15
-#: How much less close to the question than its anchor what a later message
-#: says (names left out: :func:`_said_closeness`) may be. Measured on the
-#: bundled MiniLM: the demo's moved wedding is 0.15 less close than the date it
-#: moves; content-free replies that took a statement's place were 0.26
-#: ("Fingers crossed.") to 0.39 ("Commitment.") less close.
-SAID_MARGIN = 0.20
 #: How far above the typical later message of the conversation a message's
 #: score must stand: an embedder that does not know a language scores every
 #: message of it alike, and then nothing stands out.
@@ -197,16 +191,14 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         return i
 
     members: dict[int, EvidenceMessage] = {}
-    says = _said_closeness(question, anchors, candidates, history)
     for a, vec, own in zip(anchors, anchor_vecs, anchor_to_question):
         score = np.minimum(cand_vecs @ vec, to_question)
         after = [i for i in range(len(candidates)) if _after(candidates[i], a, kin[a.conversation_id])]
         if not after:
             continue
         typical = float(np.median(score[after]))
-        near = [i for i in sorted(after, key=lambda i: -score[i]) if score[i] >= SAME_SUBJECT
-                and score[i] - typical >= STAND_OUT and to_question[i] >= own - QUESTION_MARGIN]
-        later = [i for i in near if says(candidates[i]) >= says(a) - SAID_MARGIN][:PER_ANCHOR]
+        later = [i for i in sorted(after, key=lambda i: -score[i]) if score[i] >= SAME_SUBJECT
+                 and score[i] - typical >= STAND_OUT and to_question[i] >= own - QUESTION_MARGIN][:PER_ANCHOR]
         if not later:
             continue
         found = in_time_order(candidates[i] for i in later)
@@ -228,26 +220,6 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
             timeline.latest.add(group[newest].message_id)
             timeline.superseded.update({m.message_id: group[newest].message_id for m in group[:newest]})
     return timeline
-
-
-def _said_closeness(question: str, anchors: Sequence[EvidenceMessage], candidates: Sequence[EvidenceMessage],
-                    history: History) -> Callable[[EvidenceMessage], float]:
-    """How close what a message says is to the question, the people's names
-    left out on both sides (answer/history.py): the subject bars above compare
-    "speaker: text", where a name before a short line outweighs the line
-    ("Marcus: Go on..." followed "We're calling her Biscuit." asked for
-    Hannah's cat; "Elena: Commitment." replaced "Ferrari are my team till I
-    die"). Embedded only for the messages asked about (a few per anchor), kept
-    between questions by the history."""
-    asked = history.embed_question(without_names(question, {m.speaker for m in (*anchors, *candidates)}))
-    known: dict[int, float] = {}
-
-    def says(m: EvidenceMessage) -> float:
-        if m.message_id not in known:
-            known[m.message_id] = float(history.embed([m], speaker=False)[0] @ asked)
-        return known[m.message_id]
-
-    return says
 
 
 def _latest_of_kind(group: Sequence[EvidenceMessage], kinds: Iterable[str]) -> int:
