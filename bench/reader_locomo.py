@@ -33,7 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# Appended, not prepended: PYTHONPATH can point the run at another checkout of
+# rawrag (a "before" worktree, for a paired run) while the data stay these.
+sys.path.append(str(ROOT))
 
 from rawrag_tui.answer.prompts import PROMPT_VERSION  # noqa: E402
 from rawrag_tui.answer.reading import answer_question  # noqa: E402
@@ -122,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                           retrieval={"top_k": args.k})
         started = time.perf_counter()
         mem.import_path(data, fmt="locomo")
-        print(f"# imported {data.name} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        print(f"# rawrag from {Path(sys.modules['rawrag_tui'].__file__).parent}; imported {data.name} in "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
         factory = make_reader_factory(args.reader, mem.settings, args.gpu_layers)
         rows = []
         questions = [(s, q) for s in samples for q in s["qa"] if q.get("category") in CATEGORY and "answer" in q]

@@ -115,6 +115,29 @@ def test_a_question_about_now_reads_the_latest_statement_without_the_one_it_repl
     assert "lease on a flat in Porto" in past.text and not past.superseded and LATEST_MARK not in past.text
 
 
+def test_a_later_message_of_the_same_day_goes_on_with_a_statement_rather_than_replacing_it(embedder):
+    # "Chloe and I split up" then, two lines on, "It was pretty mutual": the
+    # later line is the latest of the subject, and the statement is still read.
+    same_day = [ENGLISH[0], ENGLISH[1], msg(3, "Did you watch the football last night?", "2025-01-10T12:00:00", "Ana"),
+                msg(4, "Big news: I left Porto, I live in Braga now.", "2025-01-10T18:00:00", "Ines"),
+                msg(5, "Coffee on Saturday?", "2025-01-10T18:10:00", "Ana")]
+    history = ListHistory(embedder, same_day)
+    timeline = follow_subjects("Which city does Ines live in?", [same_day[0]], same_day[:2], history)
+    assert [m.message_id for m in timeline.subject_of(1)] == [4]
+    assert timeline.latest == {4} and timeline.superseded == {}
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=same_day[:3])]
+    packed = select_evidence(hits, "Which Porto flat is Ines in?", 500, lambda t: len(t.split()), history=history)
+    assert "lease on a flat in Porto" in packed.text and not packed.superseded
+    braga = next(line for line in packed.text.splitlines() if "I live in Braga now" in line)
+    assert LATEST_MARK in braga
+    # Another day, it replaces it (the test above); so does the same day in another conversation.
+    other = msg(4, "Big news: I left Porto, I live in Braga now.", "2025-01-10T18:00:00", "Ines", conv=2)
+    elsewhere = [*same_day[:3], other, msg(5, "Coffee on Saturday?", "2025-01-10T18:10:00", "Ana", conv=2)]
+    history = ListHistory(embedder, elsewhere)
+    timeline = follow_subjects("Which city does Ines live in?", [same_day[0]], elsewhere, history)
+    assert timeline.superseded == {1: 4}
+
+
 PRIYA = [
     msg(1, "Good job on the 10k, you were flying!", "2025-05-01T10:00:00", "Priya"),
     msg(2, "Thanks! My legs are still sore.", "2025-05-01T10:01:00", "Daniel"),

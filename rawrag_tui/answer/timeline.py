@@ -26,7 +26,9 @@ an earlier year, or its language's module says so, :func:`asks_about_past`);
 when it names an earlier state (:func:`asks_about_earlier`), the answer
 checks turn round too and prefer the earliest statement (answer/checks).
 Otherwise the subject's earlier messages are *superseded*: a question about
-now reads the latest one without them (answer/selection.py).
+now reads the latest one without them (answer/selection.py), except those
+of the latest's conversation sent the same day, which it goes on with
+rather than replaces ("Chloe and I split up", then "It was pretty mutual").
 
 Cost: the candidates are the kept windows' messages and the last
 :data:`LATER_CAP` messages of each anchor's conversation; their vectors are
@@ -218,8 +220,19 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         for group in ordered:
             newest = _latest_of_kind(group, kinds)
             timeline.latest.add(group[newest].message_id)
-            timeline.superseded.update({m.message_id: group[newest].message_id for m in group[:newest]})
+            latest = group[newest]
+            timeline.superseded.update({m.message_id: latest.message_id for m in group[:newest]
+                                        if not _same_sitting(m, latest)})
     return timeline
+
+
+def _same_sitting(earlier: EvidenceMessage, latest: EvidenceMessage) -> bool:
+    """Whether ``latest`` was written in the same conversation on the same day
+    as ``earlier``: then it goes on with what ``earlier`` says (a reply, the
+    rest of the story: "Chloe and I split up" then "It was pretty mutual")
+    rather than replacing it, and both are read."""
+    return (earlier.conversation_id == latest.conversation_id and bool(earlier.timestamp and latest.timestamp)
+            and (earlier.timestamp or "")[:10] == (latest.timestamp or "")[:10])
 
 
 def _latest_of_kind(group: Sequence[EvidenceMessage], kinds: Iterable[str]) -> int:
