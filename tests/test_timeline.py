@@ -437,5 +437,8 @@ def test_the_store_knows_which_conversations_are_between_the_same_people(open_me
     braga = history.last_messages(ids["Braga"], -1, 10)
     assert [m.text for m in history.earlier_messages(braga[1], 24)] == ["Porto!", "Lovely.", "Braga now."]
     assert [m.text for m in history.earlier_messages(braga[0], 1)] == ["Lovely."]
+    # Asked over more threads than one query may bind (a long export), in chunks.
+    many = [*range(10**6, 10**6 + 700), ids["Porto"]]
+    assert [r["text"] for r in mem.store.messages_sent_before(many, braga[1].timestamp, 24)] == ["Porto!", "Lovely."]
     trio = history.last_messages(ids["Trio"], -1, 10)
     assert [m.text for m in history.earlier_messages(trio[2], 24)] == ["Porto!", "Lovely."]

@@ -337,16 +337,20 @@ class Store:
         people said in their other threads before a message of one of them."""
         if not conversation_ids or limit <= 0:
             return []
-        marks = ",".join("?" * len(conversation_ids))
-        rows = self._dicts(
-            "SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq, m.ts, m.speaker,"
-            " m.role, m.text, m.captions, m.attachments, m.source_id FROM messages m"
-            " JOIN conversations c ON c.id = m.conversation_id"
-            f" WHERE m.conversation_id IN ({marks}) AND m.ts < ? AND m.on_main_branch = 1"
-            " ORDER BY m.ts DESC, m.conversation_id DESC, m.seq DESC LIMIT ?",
-            (*conversation_ids, before_ts, limit),
-        )
-        return rows[::-1]
+        rows: list[dict] = []
+        ids = list(conversation_ids)
+        for start in range(0, len(ids), 500):  # a long export's thousands of threads: under SQLite's bound limit
+            chunk = ids[start:start + 500]
+            rows += self._dicts(
+                "SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq, m.ts, m.speaker,"
+                " m.role, m.text, m.captions, m.attachments, m.source_id FROM messages m"
+                " JOIN conversations c ON c.id = m.conversation_id"
+                f" WHERE m.conversation_id IN ({','.join('?' * len(chunk))}) AND m.ts < ? AND m.on_main_branch = 1"
+                " ORDER BY m.ts DESC, m.conversation_id DESC, m.seq DESC LIMIT ?",
+                (*chunk, before_ts, limit),
+            )
+        rows.sort(key=lambda r: (r["ts"], r["conversation_id"], r["seq"]))
+        return rows[-limit:]
 
     def same_people(self, conversation_id: int) -> list[int]:
         """The conversations whose speakers are exactly this one's, itself
