@@ -10,13 +10,15 @@ new one was ever mentioned.
 
 So where the reader's answer only repeats the question's names and the
 question asks about an earlier state (answer/timeline.py), the reader reads
-again: the same question over only the messages of that conversation sent
-before the first evidence message that names its answer. What was true
-before the new state is what was said before anyone wrote of it. Those
-messages are the evidence's, which the search chose for the question; where
-it holds none (the search keeps the messages that share the question's
-words, which name the new state), the store's just before that message, as
-many as the reader's evidence budget holds. Not both: measured, the 24
+again: the same question over only the messages of that conversation (and
+of the same people's other conversations: a ChatGPT export's earlier
+threads) sent before the first evidence message that names its answer.
+What was true before the new state is what was said before anyone wrote of
+it. Those messages are the evidence's, which the search chose for the
+question; where it holds none (the search keeps the messages that share the
+question's words, which name the new state), or their reading gives no
+answer that stands, the store's just before that message, as many as the
+reader's evidence budget holds, in a reading of their own. Not both together: measured, the 24
 messages before Hannah's move to Leeds beside the evidence's 7 led the
 reader to the city of a cancelled trip, where the 7 alone gave the right
 one. The second answer stands only where: a message of that earlier part supports it
@@ -50,6 +52,7 @@ from ..storage.cjk import has_cjk
 from .checks.repeats_question import repeats_question
 from .checks.support import match_sources
 from .evidence import EvidenceViews
+from .history import in_time_order
 from .later_reading import only_people
 from .packing import render
 from .prompts import is_abstention
@@ -139,7 +142,7 @@ def _read_part(question: str, pool: dict[int, EvidenceMessage], messages: Sequen
                fits: Callable[[str], bool]) -> tuple[str, list[EvidenceMessage], list[EvidenceMessage]] | None:
     """One reading of the latest of ``pool`` that fit: the answer, the
     messages read that support it and those read, where it stands."""
-    chosen = sorted(pool.values(), key=lambda m: (m.timestamp or "", m.conversation_id, m.seq))[-EARLIER_MESSAGES:]
+    chosen = in_time_order(pool.values())[-EARLIER_MESSAGES:]
     if not chosen:
         return None
     bodies = {m.message_id: views(m).body for m in chosen}

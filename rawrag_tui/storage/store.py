@@ -76,6 +76,13 @@ class WindowRow:
     content_hash: str
 
 
+#: Ids bound in one query at most: a long export's thousands of threads stay under SQLite's limit.
+_IDS_PER_QUERY = 500
+#: A message row with its conversation's title, as the answer path reads it (alias ``m``).
+_MESSAGE_ROWS = ("SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq, m.ts, m.speaker,"
+                 " m.role, m.text, m.captions, m.attachments, m.source_id FROM messages m"
+                 " JOIN conversations c ON c.id = m.conversation_id")
+
 class Store:
     def __init__(self, conn: apsw.Connection, path: Path):
         self.conn = conn
@@ -323,10 +330,7 @@ class Store:
                          where: str = "1", args: Sequence[Any] = ()) -> list[dict]:
         """The main-branch messages from ``first_seq`` to ``last_seq`` that meet ``where`` (alias ``m``)."""
         return self._dicts(
-            "SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq, m.ts, m.speaker,"
-            " m.role, m.text, m.captions, m.attachments, m.source_id FROM messages m"
-            " JOIN conversations c ON c.id = m.conversation_id"
-            " WHERE m.conversation_id = ? AND m.seq BETWEEN ? AND ? AND m.on_main_branch = 1"
+            f"{_MESSAGE_ROWS} WHERE m.conversation_id = ? AND m.seq BETWEEN ? AND ? AND m.on_main_branch = 1"
             f" AND ({where}) ORDER BY m.seq",
             (conversation_id, first_seq, last_seq, *args),
         )
@@ -339,14 +343,11 @@ class Store:
             return []
         rows: list[dict] = []
         ids = list(conversation_ids)
-        for start in range(0, len(ids), 500):  # a long export's thousands of threads: under SQLite's bound limit
-            chunk = ids[start:start + 500]
+        for start in range(0, len(ids), _IDS_PER_QUERY):
+            chunk = ids[start:start + _IDS_PER_QUERY]
             rows += self._dicts(
-                "SELECT m.id, m.external_id, m.conversation_id, c.title AS conversation, m.seq, m.ts, m.speaker,"
-                " m.role, m.text, m.captions, m.attachments, m.source_id FROM messages m"
-                " JOIN conversations c ON c.id = m.conversation_id"
-                f" WHERE m.conversation_id IN ({','.join('?' * len(chunk))}) AND m.ts < ? AND m.on_main_branch = 1"
-                " ORDER BY m.ts DESC, m.conversation_id DESC, m.seq DESC LIMIT ?",
+                f"{_MESSAGE_ROWS} WHERE m.conversation_id IN ({','.join('?' * len(chunk))})"
+                " AND m.ts < ? AND m.on_main_branch = 1 ORDER BY m.ts DESC, m.conversation_id DESC, m.seq DESC LIMIT ?",
                 (*chunk, before_ts, limit),
             )
         rows.sort(key=lambda r: (r["ts"], r["conversation_id"], r["seq"]))
