@@ -501,10 +501,121 @@ DE_2_Q = [
 DE_2_NONE = [{"question": "Wie heißt Mehmets Hund?", "absent": "Hund"}]
 
 
+# -- Relative dates (Chinese and Japanese) ------------------------------------
+# Dates said the way people say them in a chat, counted from the day of the
+# message ("下周三", "来週の金曜日", "下个月10号"): the date a plan moved to is
+# never written out. Sessions fall on the weekdays their relative dates need
+# (10 March 2025 is a Monday; 8 June 2025 a Sunday).
+
+WEI, YANG = "张伟", "刘洋"
+ZH_3 = conversation(WEI, YANG, [
+    ("9:10 pm on 10 March, 2025", [
+        (YANG, "伟哥，最近怎么样？"),
+        (WEI, "还行，就是牙疼了好几天。约了牙医，下周三上午去看"),
+        (YANG, "赶紧看，别拖。对了，我跟小美下个月12号去厦门玩，你要不要一起？"),
+        (WEI, "我去不了，公司的项目正赶着上线"),
+        (YANG, "好吧，那给你带馅饼"),
+        (WEI, "我三天前开始跑步了，每天五公里，看能坚持多久"),
+        (YANG, "厉害！"),
+    ]),
+    ("8:30 pm on 17 March, 2025", [
+        (WEI, "牙医诊所刚打电话来，说医生出差，预约改到这周五下午了"),
+        (YANG, "那也好，早点看完早点舒服"),
+        (WEI, "是啊。你们厦门的机票买了吗？"),
+        (YANG, "买了，不过时间改了，下个月19号出发，小美那周要加班"),
+        (WEI, "那正好赶上好天气"),
+        (YANG, "希望别下雨"),
+    ]),
+    ("10:05 pm on 24 March, 2025", [
+        (YANG, "牙看了吗？"),
+        (WEI, "周五又没看成，诊所停电了😂 重新约到了下周二"),
+        (YANG, "这也太倒霉了吧"),
+        (WEI, "习惯了。跑步倒是坚持下来了，昨天跑了十公里"),
+        (YANG, "可以啊！"),
+    ]),
+    ("7:45 pm on 14 April, 2025", [
+        (YANG, "跟你说个事，厦门不去了，小美她奶奶住院了"),
+        (WEI, "啊，奶奶没事吧？"),
+        (YANG, "做了个小手术，问题不大，就是得有人陪着"),
+        (WEI, "那就好。我的牙终于看完了，补了两颗"),
+        (YANG, "哈哈，恭喜解放"),
+    ]),
+    ("9:00 pm on 5 May, 2025", [
+        (WEI, "我找到房子了！下个月10号搬家，搬到浦东，离公司近多了"),
+        (YANG, "太好了，要不要我帮忙搬？"),
+        (WEI, "好啊，搬完请你吃火锅"),
+    ]),
+    ("8:15 pm on 26 May, 2025", [
+        (WEI, "房东说房子提前空出来了，搬家提前到这周六"),
+        (YANG, "这么快！那我周六早上过去帮你"),
+        (WEI, "太感谢了，火锅照请"),
+    ]),
+])
+ZH_3_Q = [
+    q("张伟的牙医预约是哪天？", "date moved twice", "4月1日", ["D3:2"], "3月19日", ["D1:2"],
+      intermediate="3月21日", intermediate_evidence=["D2:1"]),
+    q("张伟的牙医预约最初约的是哪天？", "date moved twice", "4月1日", ["D3:2"], "3月19日", ["D1:2"],
+      intermediate="3月21日", intermediate_evidence=["D2:1"], asks_past=True),
+    q("刘洋和小美什么时候去厦门？", "cancelled", "cancelled", ["D4:1"], "4月12日", ["D1:3"],
+      intermediate="4月19日", intermediate_evidence=["D2:4"]),
+    q("刘洋和小美原来打算哪天去厦门？", "date moved twice", "4月19日", ["D2:4"], "4月12日", ["D1:3"],
+      asks_past=True),
+    q("张伟哪天搬家？", "date moved twice", "5月31日", ["D6:1"], "6月10日", ["D5:1"]),
+    q("张伟搬家原来定在哪天？", "date moved twice", "5月31日", ["D6:1"], "6月10日", ["D5:1"], asks_past=True),
+]
+
+YAMAMOTO, KIMURA = "山本", "木村"
+JA_3 = conversation(YAMAMOTO, KIMURA, [
+    ("8:20 pm on 2 June, 2025", [
+        (KIMURA, "山本さん、お疲れ！最近どう？"),
+        (YAMAMOTO, "転職活動中でバタバタしてる。明後日、第一志望の会社の面接なんだ"),
+        (KIMURA, "おお、頑張って！"),
+        (YAMAMOTO, "ありがとう。木村さんは？"),
+        (KIMURA, "来月15日に引っ越すことになったよ。やっと駅近の部屋が見つかった"),
+        (YAMAMOTO, "いいね！あと夏休みは来月20日から沖縄に行く予定なんだ、久しぶりの旅行"),
+        (KIMURA, "うらやましい！お土産よろしく"),
+    ]),
+    ("9:40 pm on 4 June, 2025", [
+        (YAMAMOTO, "面接、先方の都合で急に延期になった。来週の月曜日だって"),
+        (KIMURA, "えー、緊張が続くね"),
+        (YAMAMOTO, "準備の時間が増えたと思うことにする"),
+    ]),
+    ("7:55 pm on 8 June, 2025", [
+        (YAMAMOTO, "面接、また延期になった…。今度は再来週の水曜日"),
+        (KIMURA, "二回目！？大丈夫なの、その会社"),
+        (YAMAMOTO, "担当者が海外出張らしい。まあ待つしかない"),
+        (KIMURA, "気長にいこう"),
+    ]),
+    ("10:10 pm on 30 June, 2025", [
+        (KIMURA, "引っ越し、一週間早まって来週の火曜日になった。前の住人が早く出たんだって"),
+        (YAMAMOTO, "急だね！手伝おうか？"),
+        (KIMURA, "助かる！段ボールがまだ半分しか詰められてない"),
+    ]),
+    ("9:25 pm on 7 July, 2025", [
+        (YAMAMOTO, "沖縄旅行、台風が直撃しそうで中止にしちゃった"),
+        (KIMURA, "うわ、残念…。キャンセル料は大丈夫だった？"),
+        (YAMAMOTO, "台風だから無料だった。秋にまた計画するよ"),
+        (KIMURA, "秋の沖縄もいいらしいよ"),
+    ]),
+])
+JA_3_Q = [
+    q("山本さんの面接はいつですか？", "date moved twice", "6月18日", ["D3:1"], "6月4日", ["D1:2"],
+      intermediate="6月9日", intermediate_evidence=["D2:1"]),
+    q("山本さんの面接は最初いつの予定でしたか？", "date moved twice", "6月18日", ["D3:1"], "6月4日", ["D1:2"],
+      intermediate="6月9日", intermediate_evidence=["D2:1"], asks_past=True),
+    q("木村さんはいつ引っ越しますか？", "date moved twice", "7月8日", ["D4:1"], "7月15日", ["D1:5"]),
+    q("木村さんの引っ越しは最初いつの予定でしたか？", "date moved twice", "7月8日", ["D4:1"], "7月15日", ["D1:5"],
+      asks_past=True),
+    q("山本さんはいつ沖縄に行きますか？", "cancelled", "cancelled", ["D5:1"], "7月20日", ["D1:6"]),
+]
+
+
 def build() -> dict[str, list[dict]]:
     return {
-        "zh": [sample("zh", "cf-zh-1", ZH_1, ZH_1_Q, ZH_1_NONE), sample("zh", "cf-zh-2", ZH_2, ZH_2_Q, ZH_2_NONE)],
-        "ja": [sample("ja", "cf-ja-1", JA_1, JA_1_Q, JA_1_NONE), sample("ja", "cf-ja-2", JA_2, JA_2_Q, JA_2_NONE)],
+        "zh": [sample("zh", "cf-zh-1", ZH_1, ZH_1_Q, ZH_1_NONE), sample("zh", "cf-zh-2", ZH_2, ZH_2_Q, ZH_2_NONE),
+               sample("zh", "cf-zh-3", ZH_3, ZH_3_Q, [])],
+        "ja": [sample("ja", "cf-ja-1", JA_1, JA_1_Q, JA_1_NONE), sample("ja", "cf-ja-2", JA_2, JA_2_Q, JA_2_NONE),
+               sample("ja", "cf-ja-3", JA_3, JA_3_Q, [])],
         "de": [sample("de", "cf-de-1", DE_1, DE_1_Q, DE_1_NONE), sample("de", "cf-de-2", DE_2, DE_2_Q, DE_2_NONE)],
     }
 

@@ -176,12 +176,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=["now", "past"],
                     help="ask only the questions about now (and the unanswerable ones) or only those about the "
                          "past (a change to a step that runs for one of them)")
+    ap.add_argument("--samples", default="",
+                    help="comma-separated sample ids (cf-zh-3): ask only their questions; the store still "
+                         "holds every chat of the set")
     ap.add_argument("--resume", action="store_true",
                     help="skip questions --out already holds for this store and reader")
     ap.add_argument("--out", type=Path,
                     help="append every answer as JSON lines here (re-score with changed_facts_score.py)")
     args = ap.parse_args(argv)
     langs = [x.strip() for x in args.lang.split(",") if x.strip()]
+    samples = {x.strip() for x in args.samples.split(",") if x.strip()}
     unknown = [x for x in langs if x not in LANGUAGES]
     if unknown:
         ap.error(f"unknown language(s) {', '.join(unknown)}: choose from {', '.join(LANGUAGES)}")
@@ -215,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"# {name}: imported {len(files)} file(s), {mem.counts().get('messages', '?')} messages "
                       f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
             for i, (lang, sample, qa, note) in enumerate(interleaved(langs, args.limit), 1):
-                if (lang, qa["question"]) in done or (
+                if (lang, qa["question"]) in done or (samples and sample["sample_id"] not in samples) or (
                         args.only and (args.only == "past") != bool(note and note["asks_past"])):
                     continue
                 name = "all" if args.haystack else lang

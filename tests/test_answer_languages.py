@@ -70,6 +70,45 @@ def test_a_cjk_when_answer_no_message_states_gives_way_to_the_latest_stated_date
     assert stated(question, "3月21日", messages) is None  # a message states it: kept
 
 
+
+# Sent on Monday 10 March 2025: weeks are calendar weeks from Monday in both languages.
+@pytest.mark.parametrize(("text", "annotated"), [
+    ("我昨天去医院复查了", "我昨天（2025年3月9日）去医院复查了"),
+    ("大前天下雨，前天晴", "大前天（2025年3月7日）下雨，前天（2025年3月8日）晴"),
+    ("牙医改到下周三了", "牙医改到下周三（2025年3月19日）了"),  # next week's Wednesday, not the 12th
+    ("下星期天见，这周六有空吗", "下星期天（2025年3月23日）见，这周六（2025年3月15日）有空吗"),
+    ("下周一起吃饭吧", "下周一起吃饭吧"),  # "together": no Monday; a week alone is no date
+    ("下个月5号搬家，下个月底交房", "下个月5号（2025年4月5日）搬家，下个月底（2025年4月）交房"),
+    ("三天前辞职，两个月后入职", "三天前（2025年3月7日）辞职，两个月后（2025年5月）入职"),
+    ("明年3月5日结婚，去年在成都", "明年3月5日（2026年3月5日）结婚，去年（2024年）在成都"),
+    # The day, month and year it was sent in: the day line says them.
+    ("今天是第一天，今年和这个月都忙", "今天是第一天，今年和这个月都忙"),
+    ("今日は忙しい。今月20日に会おう", "今日は忙しい。今月20日（2025年3月20日）に会おう"),
+    ("2025年前后", "2025年前后"),  # a year written out is no count of years
+    ("歯医者は来週の水曜日に変更", "歯医者は来週の水曜日（2025年3月19日）に変更"),
+    ("昨日、3日前に、来月５日、来月末",
+     "昨日（2025年3月9日）、3日前（2025年3月7日）に、来月５日（2025年4月5日）、来月末（2025年4月）"),
+    ("一昨日から再来週の金曜まで。来年の春",
+     "一昨日（2025年3月8日）から再来週の金曜（2025年3月28日）まで。来年（2026年）の春"),
+    ("来週は忙しい", "来週は忙しい"),
+])
+def test_cjk_relative_times_are_resolved_against_the_day_sent(text, annotated):
+    assert lang.annotate(text, "2025-03-10T10:00:00Z") == annotated
+
+
+def test_a_resolved_cjk_time_is_a_stated_date_once():
+    # The day the words meant is what the stated-dates check reads; one written
+    # out before its annotation ("明年3月5日") counts once, with the annotation's year.
+    assert lang.dates_in("牙医改到下周三了", "2025-03-10T10:00:00Z") == ["2025年3月19日"]
+    assert lang.dates_in("明年3月5日结婚", "2025-03-10T10:00:00Z") == ["2026年3月5日"]
+    assert lang.dates_in("来月５日に変更", "2025-03-10T10:00:00Z") == ["2025年4月5日"]
+    assert lang.dates_in("下个月30号", "2025-01-10T10:00:00Z") == []  # no 30 February
+    assert lang.annotate("昨天", None) == "昨天"  # no send date, nothing to resolve
+    messages = [msg(1, "歯医者の予約は3月14日です", "2025-03-01T10:00:00Z", "佐藤"),
+                msg(2, "歯医者、来週の金曜日に変更になった", "2025-03-10T10:00:00Z", "佐藤")]
+    fixed = stated("佐藤さんの歯医者の予約はいつですか？", "3月14日", messages)
+    assert fixed is not None and (fixed.message, fixed.text) == (2, "2025年3月21日")
+
 # -- CJK answers find their sources --------------------------------------------------------
 
 @pytest.mark.parametrize(("question", "said", "messages", "source"), [

@@ -2,7 +2,8 @@
 
 Runs only on text :func:`~rawrag_tui.lang.detect` takes for Japanese (any
 kana). Words are the CJK bigrams every language module shares (lang/base.py).
-Relative dates (昨日, 先週, 来月) are not resolved: that was not measured to help.
+Relative times (昨日, 来週の水曜日, 来月5日, 三日前) are resolved against the
+day the message was sent (lang/cjk.py).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .base import EMAIL, PHONE
-from .cjk import CjkLanguage, grams
+from .cjk import CjkLanguage, RelativeTimes, grams
 
 #: "3月21日", "2026年3月21日".
 _DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日"
@@ -26,6 +27,20 @@ _CANCEL = re.compile(r"中止|キャンセル|取りやめ|取り止め|取り�
 #: A question asking for a phone number ("電話番号", "携帯") or an e-mail address ("メールアドレス", "メアド").
 _KINDS = {PHONE: re.compile(r"電話|番号|携帯|ケータイ"), EMAIL: re.compile(r"メール|メアド|アドレス|e-?mail", re.I)}
 
+_RELATIVE = RelativeTimes(
+    days={"今日": 0, "今朝": 0, "今夜": 0, "今晩": 0, "昨日": -1, "きのう": -1, "昨夜": -1, "昨晩": -1,
+          "一昨日": -2, "おととい": -2, "明日": 1, "あした": 1, "明朝": 1, "明後日": 2, "あさって": 2},
+    weeks={"先々週": -2, "先週": -1, "今週": 0, "来週": 1, "再来週": 2},
+    months={"先々月": -2, "先月": -1, "今月": 0, "来月": 1, "再来月": 2},
+    years={"一昨年": -2, "おととし": -2, "去年": -1, "昨年": -1, "今年": 0, "来年": 1, "再来年": 2},
+    units={"日": "day", "か月": "month", "ヶ月": "month", "カ月": "month", "ケ月": "month", "箇月": "month",
+           "年": "year"},
+    ago="前", later="後",
+    # "来週の水曜日", "来週水曜": the weekday is written with 曜.
+    week_to_day="(?:の)?", weekdays="月火水木金土日", after_weekday="曜日?",
+    day_suffix="日", month_part="末|初め|上旬|中旬|下旬",
+)
+
 
 class Japanese(CjkLanguage):
     code = "ja"
@@ -36,6 +51,7 @@ class Japanese(CjkLanguage):
     cancel_pattern, cancelled = _CANCEL, "中止"
     kind_patterns = _KINDS
     weekdays = "月火水木金土日"  # 月曜日 is Monday
+    relative_times = _RELATIVE
 
 
 LANGUAGE = Japanese()

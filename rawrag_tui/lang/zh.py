@@ -2,8 +2,8 @@
 
 Runs only on text :func:`~rawrag_tui.lang.detect` takes for Chinese (Han
 characters without kana). Words are the CJK bigrams every language module
-shares (lang/base.py). Relative dates (昨天, 上周) are not resolved: that was
-not measured to help.
+shares (lang/base.py). Relative times (昨天, 下周三, 下个月5号, 三天前) are
+resolved against the day the message was sent (lang/cjk.py).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .base import EMAIL, PHONE
-from .cjk import CjkLanguage, grams
+from .cjk import CjkLanguage, RelativeTimes, grams
 
 #: "3月21日", "3月21号", "2026年3月21日".
 _DATE = re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"
@@ -26,6 +26,23 @@ _CANCEL = re.compile(r"取消|不去了|去不成|去不了了|泡汤|作罢")
 #: A question asking for a phone number ("手机号码", "电话") or an e-mail address ("邮箱").
 _KINDS = {PHONE: re.compile(r"电话|電話|手机|手機|号码|號碼"), EMAIL: re.compile(r"邮箱|郵箱|邮件|郵件|e-?mail", re.I)}
 
+_RELATIVE = RelativeTimes(
+    days={"今天": 0, "今晚": 0, "今早": 0, "今儿": 0, "昨天": -1, "昨晚": -1, "昨儿": -1, "前天": -2,
+          "大前天": -3, "明天": 1, "明早": 1, "明晚": 1, "明儿": 1, "后天": 2, "後天": 2, "大后天": 3},
+    weeks={"上上周": -2, "上周": -1, "上星期": -1, "上个星期": -1, "上礼拜": -1, "上个礼拜": -1,
+           "这周": 0, "本周": 0, "这星期": 0, "这个星期": 0, "这礼拜": 0, "这个礼拜": 0,
+           "下周": 1, "下星期": 1, "下个星期": 1, "下礼拜": 1, "下个礼拜": 1, "下下周": 2},
+    months={"上上个月": -2, "上个月": -1, "上月": -1, "这个月": 0, "本月": 0, "下个月": 1, "下月": 1,
+            "下下个月": 2},
+    years={"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2},
+    units={"天": "day", "日": "day", "个月": "month", "個月": "month", "年": "year"},
+    ago="前|以前", later="后|後|以后",
+    # "下周三", "下星期三", "下周的周三"; not "下周一起" (next week, together) or "这周一定".
+    week_to_day="(?:的)?(?:星期|周|礼拜)?", weekdays="一二三四五六日天",
+    after_weekday="(?![起定直样般些切共次个])",
+    day_suffix="[号日號]", month_part="初|底|末|上旬|中旬|下旬",
+)
+
 
 class Chinese(CjkLanguage):
     code = "zh"
@@ -36,6 +53,7 @@ class Chinese(CjkLanguage):
     cancel_pattern, cancelled = _CANCEL, "取消了"
     kind_patterns = _KINDS
     weekdays = "一二三四五六日天"  # 星期一 is Monday; 星期日 and 星期天 are Sunday
+    relative_times = _RELATIVE
 
 
 LANGUAGE = Chinese()
