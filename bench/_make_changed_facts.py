@@ -500,8 +500,55 @@ DE_2_Q = [
 ]
 DE_2_NONE = [{"question": "Wie heißt Mehmets Hund?", "absent": "Hund"}]
 
+KATRIN, FELIX = "Katrin", "Felix"
+DE_3 = conversation(KATRIN, FELIX, [
+    ("7:30 pm on 10 March, 2025", [
+        (FELIX, "Hey Katrin, wie geht es dir?"),
+        (KATRIN, "Geht so, mir tut ein Zahn weh. Ich habe nächsten Donnerstag einen Termin beim Zahnarzt"),
+        (FELIX, "Oh je, gute Besserung!"),
+        (KATRIN, "Danke. Und bei euch, gibt es was Neues?"),
+        (FELIX, "Ja! Wir haben die Wohnung in Köln bekommen und ziehen nächsten Monat um"),
+        (KATRIN, "Wie schön, endlich mehr Platz für euch"),
+    ]),
+    ("8:10 pm on 17 March, 2025", [
+        (KATRIN, "Die Praxis hat angerufen, der Zahnarzt ist krank. Der Termin ist jetzt erst in zehn Tagen"),
+        (FELIX, "Na toll, und so lange mit Zahnschmerzen?"),
+        (KATRIN, "Ich nehme Ibuprofen. Immerhin fahren Lena und ich kommenden Samstag nach Hamburg ins Musical"),
+        (FELIX, "Viel Spaß! Welches Musical?"),
+        (KATRIN, "Der König der Löwen, das wollte sie schon immer sehen"),
+    ]),
+    ("6:45 pm on 20 March, 2025", [
+        (KATRIN, "Hamburg fällt leider aus, Lena liegt mit Grippe im Bett. Wir haben die Karten storniert"),
+        (FELIX, "Schade! Gute Besserung an Lena"),
+    ]),
+    ("9:05 pm on 24 March, 2025", [
+        (KATRIN, "Und der Zahnarzt hat den Termin wieder verschoben! Jetzt ist er übermorgen um neun"),
+        (FELIX, "Hauptsache, es wird endlich gemacht"),
+        (KATRIN, "Ja, ich zähle die Stunden"),
+    ]),
+    ("7:20 pm on 7 April, 2025", [
+        (FELIX, "Unser Umzug verschiebt sich, der Vermieter renoviert noch das Bad. Wir ziehen jetzt erst "
+                "nächsten Monat nach Köln"),
+        (KATRIN, "Ärgerlich, aber dann ist wenigstens alles fertig"),
+        (FELIX, "Genau. Und dein Zahn?"),
+        (KATRIN, "Ist gemacht und tut nicht mehr weh"),
+    ]),
+])
+DE_3_Q = [
+    q("Wann hat Katrin ihren Zahnarzttermin?", "date moved twice", "26. März", ["D4:1"], "20. März", ["D1:2"],
+      intermediate="27. März", intermediate_evidence=["D2:1"]),
+    q("Wann war Katrins Zahnarzttermin ursprünglich?", "date moved twice", "26. März", ["D4:1"], "20. März",
+      ["D1:2"], intermediate="27. März", intermediate_evidence=["D2:1"], asks_past=True),
+    q("Wann fahren Katrin und Lena nach Hamburg?", "cancelled", "cancelled", ["D3:1"], "22. März", ["D2:3"]),
+    q("In welchem Monat zieht Felix nach Köln?", "date moved twice", "Mai", ["D5:1"], "April", ["D1:5"],
+      also={"Mai": ["May"]}),
+    q("In welchem Monat wollte Felix ursprünglich nach Köln ziehen?", "date moved twice", "Mai", ["D5:1"], "April",
+      ["D1:5"], also={"Mai": ["May"]}, asks_past=True),
+]
 
-# -- Relative dates (Chinese and Japanese) ------------------------------------
+
+
+# -- Relative dates (Chinese and Japanese) -----------------------------------
 # Dates said the way people say them in a chat, counted from the day of the
 # message ("下周三", "来週の金曜日", "下个月10号"): the date a plan moved to is
 # never written out. Sessions fall on the weekdays their relative dates need
@@ -616,7 +663,8 @@ def build() -> dict[str, list[dict]]:
                sample("zh", "cf-zh-3", ZH_3, ZH_3_Q, [])],
         "ja": [sample("ja", "cf-ja-1", JA_1, JA_1_Q, JA_1_NONE), sample("ja", "cf-ja-2", JA_2, JA_2_Q, JA_2_NONE),
                sample("ja", "cf-ja-3", JA_3, JA_3_Q, [])],
-        "de": [sample("de", "cf-de-1", DE_1, DE_1_Q, DE_1_NONE), sample("de", "cf-de-2", DE_2, DE_2_Q, DE_2_NONE)],
+        "de": [sample("de", "cf-de-1", DE_1, DE_1_Q, DE_1_NONE), sample("de", "cf-de-2", DE_2, DE_2_Q, DE_2_NONE),
+               sample("de", "cf-de-3", DE_3, DE_3_Q, [])],
     }
 
 

@@ -96,6 +96,29 @@ def test_cjk_relative_times_are_resolved_against_the_day_sent(text, annotated):
     assert lang.annotate(text, "2025-03-10T10:00:00Z") == annotated
 
 
+
+# Sent on Monday 10 March 2025, as above.
+@pytest.mark.parametrize(("text", "annotated"), [
+    ("Ich bin gestern umgezogen und wir sehen uns morgen",
+     "Ich bin gestern (9. März 2025) umgezogen und wir sehen uns morgen (11. März 2025)"),
+    ("Guten Morgen! Heute Morgen war ich laufen, den ganzen Morgen. Morgen gehe ich wieder",
+     "Guten Morgen! Heute Morgen war ich laufen, den ganzen Morgen. Morgen (11. März 2025) gehe ich wieder"),
+    # "nächsten Dienstag" is next week's (tomorrow is "morgen"); "kommenden" and "diesen" the coming one.
+    ("Der Termin ist jetzt am nächsten Dienstag, nicht am kommenden Dienstag",
+     "Der Termin ist jetzt am nächsten Dienstag (18. März 2025), nicht am kommenden Dienstag (11. März 2025)"),
+    ("Wir haben letzten Freitag die Wohnung bekommen und ziehen nächsten Monat um, letztes Jahr war das anders",
+     "Wir haben letzten Freitag (7. März 2025) die Wohnung bekommen und ziehen nächsten Monat (April 2025) um, "
+     "letztes Jahr (2024) war das anders"),
+    ("Ich habe vor drei Tagen gekündigt und fange in zwei Monaten an, der Termin ist in 10 Tagen",
+     "Ich habe vor drei Tagen (7. März 2025) gekündigt und fange in zwei Monaten (Mai 2025) an, "
+     "der Termin ist in 10 Tagen (20. März 2025)"),
+    ("Die nächste Woche ist bei mir schlecht, heute und dieses Jahr auch", "Die nächste Woche ist bei mir "
+     "schlecht, heute und dieses Jahr auch"),  # a week with no day, the day and year sent: left alone
+])
+def test_german_relative_times_are_resolved_against_the_day_sent(text, annotated):
+    assert lang.detect(text) == "de"
+    assert lang.annotate(text, "2025-03-10T10:00:00Z") == annotated
+
 def test_a_resolved_cjk_time_is_a_stated_date_once():
     # The day the words meant is what the stated-dates check reads; one written
     # out before its annotation ("明年3月5日") counts once, with the annotation's year.

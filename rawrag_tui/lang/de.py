@@ -7,8 +7,13 @@ language's, lang/latin.py). Before this module German was undetermined, so
 no check knew a German question asked "when" or about an earlier state: the
 value check replaced the right answer to "Welche E-Mail-Adresse hatte Mehmet
 früher?" with the newest address. Words are matched by the neutral five-letter
-prefix, as before (no German stemmer was measured). Relative dates
-("gestern", "letzte Woche") are not resolved: not measured to help.
+prefix, as before (no German stemmer was measured). Relative times
+("gestern", "nächsten Dienstag", "vor drei Tagen", "nächsten Monat") are
+resolved against the day the message was sent, as the English module does,
+the date written after them as a German message writes one: "nächsten
+Dienstag (11. März 2025)". A week with no day ("nächste Woche") and the
+day, month or year it was sent in ("heute", "dieses Jahr") are left alone,
+as in Chinese and Japanese (lang/cjk.py says why).
 """
 
 from __future__ import annotations
@@ -86,6 +91,75 @@ def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
     return found
 
 
+# -- relative times -----------------------------------------------------------
+
+_COUNTS = {"ein": 1, "einem": 1, "einer": 1, "eine": 1, "einen": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5,
+           "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwölf": 12}
+_DAYS = {"vorgestern": -2, "gestern": -1, "morgen": 1, "übermorgen": 2}
+#: The word before "morgen" that makes it the morning, not tomorrow ("heute Morgen", "guten Morgen").
+_MORNING = re.compile(r"(?:guten|heute|gestern|vorgestern|am|jeden|den|einen|diesen|dem)\s+$", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s*)$")
+_NEXT, _LAST = r"nächst|kommend|folgend", r"letzt|vergangen|vorig"
+_RELATIVE = re.compile(
+    rf"\b(?:(?P<day>{'|'.join(_DAYS)})"
+    rf"|(?:am\s+)?(?P<wrel>(?:{_NEXT}|{_LAST}|dies)en)\s+(?P<wd>{'|'.join(_WEEKDAYS)}|sonnabend)"
+    rf"|(?:im\s+)?(?P<mrel>(?:{_NEXT}|{_LAST})(?:en|em))\s+monat"
+    rf"|(?:im\s+)?(?P<yrel>(?:{_NEXT}|{_LAST})(?:es|en|em))\s+jahr"
+    rf"|(?P<dir>vor|in)\s+(?P<n>\d{{1,2}}|{'|'.join(_COUNTS)})\s+(?P<unit>tag|monat|jahr)(?:e?n|e)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _shift_month(d: dt.date, months: int) -> dt.date:
+    index = d.year * 12 + d.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def _meant(m: re.Match[str], sent: dt.date) -> str | None:
+    """What a match of :data:`_RELATIVE` in a message sent on ``sent`` meant, as German writes it."""
+    if m["day"]:
+        return german_date(sent + dt.timedelta(days=_DAYS[m["day"].lower()]))
+    if m["wd"]:
+        target = _WEEKDAYS.index(m["wd"].lower().replace("sonnabend", "samstag"))
+        rel = m["wrel"].lower()
+        if re.match(_LAST, rel):
+            return german_date(sent - dt.timedelta(days=(sent.weekday() - target) % 7 or 7))
+        if rel.startswith("nächst"):  # "nächsten Dienstag": next week's, as 下周二 (tomorrow is "morgen")
+            return german_date(sent - dt.timedelta(days=sent.weekday()) + dt.timedelta(weeks=1, days=target))
+        ahead = (target - sent.weekday()) % 7  # "diesen", "kommenden Freitag": the coming one
+        return german_date(sent + dt.timedelta(days=ahead if rel.startswith("dies") else ahead or 7))
+    if m["mrel"] or m["yrel"]:
+        step = -1 if re.match(_LAST, m["mrel"] or m["yrel"], re.IGNORECASE) else 1
+        if m["mrel"]:
+            month = _shift_month(sent, step)
+            return f"{_MONTH_NAMES[month.month - 1]} {month.year}"
+        return str(sent.year + step)
+    n = int(m["n"]) if m["n"].isdigit() else _COUNTS[m["n"].lower()]
+    n = -n if m["dir"].lower() == "vor" else n
+    unit = m["unit"].lower()
+    if unit == "tag":
+        return german_date(sent + dt.timedelta(days=n))
+    if unit == "monat":
+        month = _shift_month(sent, n)
+        return f"{_MONTH_NAMES[month.month - 1]} {month.year}"
+    return str(sent.year + n)
+
+
+def annotate(text: str, sent: dt.date) -> str:
+    """``text`` with each relative time followed by the date it meant, in parentheses."""
+    out, last = [], 0
+    for m in _RELATIVE.finditer(text):
+        if m["day"] in ("morgen", "Morgen") and (_MORNING.search(text[: m.start()]) or (
+                m["day"] == "Morgen" and not _SENTENCE_START.search(text[: m.start()]))):
+            continue  # the morning: "heute Morgen", "den ganzen Morgen" (a noun is capitalised)
+        meaning = _meant(m, sent)
+        if meaning:
+            out.append(text[last : m.end()] + f" ({meaning})")
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _words(words: str) -> frozenset[str]:
     return frozenset(w[:5] for w in words.split())
 
@@ -118,6 +192,9 @@ class German(Language):
         if not word.endswith(("s", "x", "z", "ß")):
             forms.add(self.stem(word + "s"))
         return frozenset(forms)
+
+    def annotate(self, text: str, day: dt.date) -> str:
+        return annotate(text, day)
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return stated_dates(body, sent)
