@@ -513,13 +513,13 @@ DE_3 = conversation(KATRIN, FELIX, [
     ("8:10 pm on 17 March, 2025", [
         (KATRIN, "Die Praxis hat angerufen, der Zahnarzt ist krank. Der Termin ist jetzt erst in zehn Tagen"),
         (FELIX, "Na toll, und so lange mit Zahnschmerzen?"),
-        (KATRIN, "Ich nehme Ibuprofen. Immerhin fahren Lena und ich kommenden Samstag nach Hamburg ins Musical"),
+        (KATRIN, "Ich nehme Ibuprofen. Immerhin fahren Miriam und ich kommenden Samstag nach Hamburg ins Musical"),
         (FELIX, "Viel Spaß! Welches Musical?"),
         (KATRIN, "Der König der Löwen, das wollte sie schon immer sehen"),
     ]),
     ("6:45 pm on 20 March, 2025", [
-        (KATRIN, "Hamburg fällt leider aus, Lena liegt mit Grippe im Bett. Wir haben die Karten storniert"),
-        (FELIX, "Schade! Gute Besserung an Lena"),
+        (KATRIN, "Hamburg fällt leider aus, Miriam liegt mit Grippe im Bett. Wir haben die Karten storniert"),
+        (FELIX, "Schade! Gute Besserung an Miriam"),
     ]),
     ("9:05 pm on 24 March, 2025", [
         (KATRIN, "Und der Zahnarzt hat den Termin wieder verschoben! Jetzt ist er übermorgen um neun"),
@@ -539,7 +539,7 @@ DE_3_Q = [
       intermediate="27. März", intermediate_evidence=["D2:1"]),
     q("Wann war Katrins Zahnarzttermin ursprünglich?", "date moved twice", "26. März", ["D4:1"], "20. März",
       ["D1:2"], intermediate="27. März", intermediate_evidence=["D2:1"], asks_past=True),
-    q("Wann fahren Katrin und Lena nach Hamburg?", "cancelled", "cancelled", ["D3:1"], "22. März", ["D2:3"]),
+    q("Wann fahren Katrin und Miriam nach Hamburg?", "cancelled", "cancelled", ["D3:1"], "22. März", ["D2:3"]),
     q("In welchem Monat zieht Felix nach Köln?", "date moved twice", "Mai", ["D5:1"], "April", ["D1:5"],
       also={"Mai": ["May"]}),
     q("In welchem Monat wollte Felix ursprünglich nach Köln ziehen?", "date moved twice", "Mai", ["D5:1"], "April",
