@@ -75,6 +75,7 @@ def test_a_cjk_when_answer_no_message_states_gives_way_to_the_latest_stated_date
 @pytest.mark.parametrize(("text", "annotated"), [
     ("我昨天去医院复查了", "我昨天（2025年3月9日）去医院复查了"),
     ("大前天下雨，前天晴", "大前天（2025年3月7日）下雨，前天（2025年3月8日）晴"),
+    ("项目上线前天天加班，前天天气很好", "项目上线前天天加班，前天（2025年3月8日）天气很好"),  # 前 + 天天: every day
     ("牙医改到下周三了", "牙医改到下周三（2025年3月19日）了"),  # next week's Wednesday, not the 12th
     ("下星期天见，这周六有空吗", "下星期天（2025年3月23日）见，这周六（2025年3月15日）有空吗"),
     ("下周一起吃饭吧", "下周一起吃饭吧"),  # "together": no Monday; a week alone is no date

@@ -30,6 +30,13 @@ def long_date(d: dt.date) -> str:
     return f"{d.day} {d.strftime('%B %Y')}"
 
 
+def shift_month(d: dt.date, months: int) -> dt.date:
+    """The first day of the month ``months`` after ``d``'s (before it where negative):
+    what "next month", "下个月" and "vor zwei Monaten" resolve to."""
+    index = d.year * 12 + d.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
 #: A date as :func:`long_date` writes it, and the month names it writes.
 _LONG_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<m>\w+) (?P<y>\d{4})")
 _LONG_MONTHS = tuple(dt.date(2000, n, 1).strftime("%B") for n in range(1, 13))

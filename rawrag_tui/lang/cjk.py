@@ -29,7 +29,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from .base import Language, cjk_grams, stated_day
+from .base import Language, cjk_grams, shift_month, stated_day
 
 #: A date as :func:`cjk_dates` writes it back.
 _WRITTEN = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
@@ -56,10 +56,6 @@ def number(text: str) -> int | None:
 def written_day(d: dt.date) -> str:
     return f"{d.year}年{d.month}月{d.day}日"
 
-
-def _shift_month(d: dt.date, months: int) -> dt.date:
-    index = d.year * 12 + d.month - 1 + months
-    return dt.date(index // 12, index % 12 + 1, 1)
 
 
 def _alternatives(words: dict[str, int]) -> str:
@@ -91,6 +87,7 @@ class RelativeTimes:
     after_weekday: str
     day_suffix: str  #: after a day of the month ("号", "日")
     month_part: str = ""  #: a part of a month written after it ("底", "末"): the month is meant
+    after_day: str = ""  #: what must not follow a day word: "前天天加班" is 前 and 天天 (every day)
 
     def pattern(self) -> re.Pattern[str]:
         n = rf"(?<![0-9０-９])(?:{NUMBER})"
@@ -100,7 +97,7 @@ class RelativeTimes:
             rf"(?P<month>{_alternatives(self.months)})(?:(?P<mday>{NUMBER}){self.day_suffix}"
             + (rf"|(?:{self.month_part}))?" if self.month_part else ")?"),
             rf"(?P<year>{_alternatives(self.years)})(?:(?P<ymonth>{NUMBER})月(?:(?P<yday>{NUMBER}){self.day_suffix})?)?",
-            rf"(?P<day>{_alternatives(self.days)})",
+            rf"(?P<day>{_alternatives(self.days)}){self.after_day}",
         ]
         return re.compile("|".join(f"(?:{p})" for p in parts))
 
@@ -117,7 +114,7 @@ class RelativeTimes:
                 shift = self.months[m["month"]]
                 if not shift and not m["mday"]:
                     return None  # this month: the day line says it
-                first = _shift_month(sent, shift)
+                first = shift_month(sent, shift)
                 return _day_or_month(first.year, first.month, m["mday"])
             if m["year"]:
                 year = sent.year + self.years[m["year"]]
@@ -141,7 +138,7 @@ class RelativeTimes:
         if kind == "day":
             return written_day(sent + dt.timedelta(days=n))
         if kind == "month":
-            shifted = _shift_month(sent, n)
+            shifted = shift_month(sent, n)
             return f"{shifted.year}年{shifted.month}月"
         return f"{sent.year + n}年"
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import EMAIL, PHONE, Language, stated_day
+from .base import EMAIL, PHONE, Language, shift_month, stated_day
 from .latin import SIGNALS
 
 #: Function words no layer takes for a question's subject (the module's detection words among them).
@@ -110,10 +110,6 @@ _RELATIVE = re.compile(
 )
 
 
-def _shift_month(d: dt.date, months: int) -> dt.date:
-    index = d.year * 12 + d.month - 1 + months
-    return dt.date(index // 12, index % 12 + 1, 1)
-
 
 def _meant(m: re.Match[str], sent: dt.date) -> str | None:
     """What a match of :data:`_RELATIVE` in a message sent on ``sent`` meant, as German writes it."""
@@ -131,7 +127,7 @@ def _meant(m: re.Match[str], sent: dt.date) -> str | None:
     if m["mrel"] or m["yrel"]:
         step = -1 if re.match(_LAST, m["mrel"] or m["yrel"], re.IGNORECASE) else 1
         if m["mrel"]:
-            month = _shift_month(sent, step)
+            month = shift_month(sent, step)
             return f"{_MONTH_NAMES[month.month - 1]} {month.year}"
         return str(sent.year + step)
     n = int(m["n"]) if m["n"].isdigit() else _COUNTS[m["n"].lower()]
@@ -140,7 +136,7 @@ def _meant(m: re.Match[str], sent: dt.date) -> str | None:
     if unit == "tag":
         return german_date(sent + dt.timedelta(days=n))
     if unit == "monat":
-        month = _shift_month(sent, n)
+        month = shift_month(sent, n)
         return f"{_MONTH_NAMES[month.month - 1]} {month.year}"
     return str(sent.year + n)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import EMAIL, PHONE, Language, long_date, long_date_day, stated_day
+from .base import EMAIL, PHONE, Language, long_date, long_date_day, shift_month, stated_day
 
 #: Function words no layer takes for a question's subject: highlighting,
 #: evidence selection and the answer checks leave them out of a question.
@@ -103,10 +103,6 @@ def _month(d: dt.date) -> str:
     return d.strftime("%B %Y")
 
 
-def _shift_month(d: dt.date, months: int) -> dt.date:
-    index = d.year * 12 + d.month - 1 + months
-    return dt.date(index // 12, index % 12 + 1, 1)
-
 
 def _fixed(phrase: str, d: dt.date) -> str:
     phrase = phrase.lower()
@@ -138,7 +134,7 @@ def _relative(rel: str, what: str, d: dt.date) -> str | None:
         return {"last": f"the weekend before {long_date(d)}", "past": f"the weekend before {long_date(d)}",
                 "next": f"the weekend after {long_date(d)}", "this": f"the weekend of {long_date(d)}"}[rel]
     if what == "month":
-        return _month(_shift_month(d, {"last": -1, "past": -1, "next": 1, "this": 0}[rel]))
+        return _month(shift_month(d, {"last": -1, "past": -1, "next": 1, "this": 0}[rel]))
     if what == "year":
         return str(d.year + {"last": -1, "past": -1, "next": 1, "this": 0}[rel])
     return None
@@ -150,7 +146,7 @@ def _next_day_of_month(day: int, d: dt.date) -> str | None:
     month, or with the past tense's own words)."""
     first = dt.date(d.year, d.month, 1)
     for months in range(3):  # the 31st may skip a month
-        start = _shift_month(first, months)
+        start = shift_month(first, months)
         try:
             found = start.replace(day=day)
         except ValueError:
@@ -167,7 +163,7 @@ def _ago(n: int, unit: str, d: dt.date) -> str:
     if unit == "week":
         return f"the week of {long_date(d - dt.timedelta(weeks=n))}"
     if unit == "month":
-        return _month(_shift_month(d, -n))
+        return _month(shift_month(d, -n))
     return str(d.year - n)
 
 

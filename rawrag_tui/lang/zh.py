@@ -41,6 +41,8 @@ _RELATIVE = RelativeTimes(
     week_to_day="(?:的)?(?:星期|周|礼拜)?", weekdays="一二三四五六日天",
     after_weekday="(?![起定直样般些切共次个])",
     day_suffix="[号日號]", month_part="初|底|末|上旬|中旬|下旬",
+    # "上线前天天加班" (before the launch, overtime every day); "前天天气" is the weather.
+    after_day="(?!天(?!气))",
 )
 
 
