@@ -57,7 +57,6 @@ def written_day(d: dt.date) -> str:
     return f"{d.year}年{d.month}月{d.day}日"
 
 
-
 def _alternatives(words: dict[str, int]) -> str:
     """A regex alternation of ``words``, longest first (大前天 before 前天, 一昨日 before 昨日)."""
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))

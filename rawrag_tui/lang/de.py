@@ -11,7 +11,8 @@ prefix, as before (no German stemmer was measured). Relative times
 ("gestern", "nächsten Dienstag", "vor drei Tagen", "nächsten Monat") are
 resolved against the day the message was sent, as the English module does,
 the date written after them as a German message writes one: "nächsten
-Dienstag (11. März 2025)". A week with no day ("nächste Woche") and the
+Donnerstag (20. März 2025)", sent on Monday 10 March 2025 ("nächsten" is
+next week's: tomorrow is "morgen"; "kommenden" the coming one). A week with no day ("nächste Woche") and the
 day, month or year it was sent in ("heute", "dieses Jahr") are left alone,
 as in Chinese and Japanese (lang/cjk.py says why).
 """
@@ -108,7 +109,6 @@ _RELATIVE = re.compile(
     rf"|(?P<dir>vor|in)\s+(?P<n>\d{{1,2}}|{'|'.join(_COUNTS)})\s+(?P<unit>tag|monat|jahr)(?:e?n|e)?)\b",
     re.IGNORECASE,
 )
-
 
 
 def _meant(m: re.Match[str], sent: dt.date) -> str | None:

@@ -103,7 +103,6 @@ def _month(d: dt.date) -> str:
     return d.strftime("%B %Y")
 
 
-
 def _fixed(phrase: str, d: dt.date) -> str:
     phrase = phrase.lower()
     if phrase == "the day before yesterday":
