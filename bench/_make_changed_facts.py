@@ -1,6 +1,6 @@
 """Writes bench/data/changed-facts-{zh,ja,de}.json: chats in Chinese, Japanese and German in which facts change.
 
-Hand-written for rawrag (no copied or translated text): each language has two
+Hand-written for rawrag (no copied or translated text): each language has three
 chats between friends or colleagues, over several months in LoCoMo's format
 (``7:12 pm on 9 February, 2025`` session dates, which the importer reads), in
 the way people of that language chat: moves, new jobs, a date moved twice, a
@@ -9,7 +9,10 @@ partner. Some changes are said with a change word (搬, 改, 取消; 引っ越�
 延期, 中止; umgezogen, abgesagt, gewechselt), some without one ("杭州的新家终于
 收拾好了", "福岡の新しい部屋、やっと段ボール全部開けた", "Die Wohnung in Hamburg
 ist endlich eingerichtet"); ``cue`` is computed here from per-language change
-words and checked again by tests/test_changed_facts_set.py.
+words and checked again by tests/test_changed_facts_set.py. The third chat of
+each language says every date relatively ("下周三", "来週の火曜日", "nächsten
+Donnerstag"), counted from the day of its message: a date moved there is never
+written out, and its notes give the day meant.
 
 Every question has a note (``changed_facts_notes``, ignored by the importer):
 
