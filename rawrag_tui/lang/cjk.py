@@ -87,13 +87,14 @@ class RelativeTimes:
     day_suffix: str  #: after a day of the month ("号", "日")
     month_part: str = ""  #: a part of a month written after it ("底", "末"): the month is meant
     after_day: str = ""  #: what must not follow a day word: "前天天加班" is 前 and 天天 (every day)
+    before_month: str = ""  #: what must not come before a month word: "马上月底" is 马上 and 月底
 
     def pattern(self) -> re.Pattern[str]:
-        n = rf"(?<![0-9０-９])(?:{NUMBER})"
+        n = rf"(?<![0-9０-９月])(?:{NUMBER})"  # not "2025年前" nor "3月5日前" (before 5 March)
         parts = [
             rf"(?P<n>{n})(?P<unit>{_alternatives(dict.fromkeys(self.units, 0))})(?P<dir>{self.ago}|{self.later})",
             rf"(?P<week>{_alternatives(self.weeks)}){self.week_to_day}(?P<wd>[{self.weekdays}]){self.after_weekday}",
-            rf"(?P<month>{_alternatives(self.months)})(?:(?P<mday>{NUMBER}){self.day_suffix}"
+            rf"{self.before_month}(?P<month>{_alternatives(self.months)})(?:(?P<mday>{NUMBER}){self.day_suffix}"
             + (rf"|(?:{self.month_part}))?" if self.month_part else ")?"),
             rf"(?P<year>{_alternatives(self.years)})(?:(?P<ymonth>{NUMBER})月(?:(?P<yday>{NUMBER}){self.day_suffix})?)?",
             rf"(?P<day>{_alternatives(self.days)}){self.after_day}",

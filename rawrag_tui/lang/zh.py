@@ -43,6 +43,8 @@ _RELATIVE = RelativeTimes(
     day_suffix="[号日號]", month_part="初|底|末|上旬|中旬|下旬",
     # "上线前天天加班" (before the launch, overtime every day); "前天天气" is the weather.
     after_day="(?!天(?!气))",
+    # "马上月底交" (by the end of the month, straight away), "早上月亮": 上 of another word.
+    before_month="(?<![马早晚])",
 )
 
 
