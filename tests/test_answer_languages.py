@@ -70,7 +70,6 @@ def test_a_cjk_when_answer_no_message_states_gives_way_to_the_latest_stated_date
     assert stated(question, "3月21日", messages) is None  # a message states it: kept
 
 
-
 # Sent on Monday 10 March 2025: weeks are calendar weeks from Monday in both languages.
 @pytest.mark.parametrize(("text", "annotated"), [
     ("我昨天去医院复查了", "我昨天（2025年3月9日）去医院复查了"),
@@ -99,7 +98,6 @@ def test_cjk_relative_times_are_resolved_against_the_day_sent(text, annotated):
     assert lang.annotate(text, "2025-03-10T10:00:00Z") == annotated
 
 
-
 # Sent on Monday 10 March 2025, as above.
 @pytest.mark.parametrize(("text", "annotated"), [
     ("Ich bin gestern umgezogen und wir sehen uns morgen",
@@ -122,6 +120,7 @@ def test_german_relative_times_are_resolved_against_the_day_sent(text, annotated
     assert lang.detect(text) == "de"
     assert lang.annotate(text, "2025-03-10T10:00:00Z") == annotated
 
+
 def test_a_resolved_cjk_time_is_a_stated_date_once():
     # The day the words meant is what the stated-dates check reads; one written
     # out before its annotation ("明年3月5日") counts once, with the annotation's year.
@@ -134,6 +133,7 @@ def test_a_resolved_cjk_time_is_a_stated_date_once():
                 msg(2, "歯医者、来週の金曜日に変更になった", "2025-03-10T10:00:00Z", "佐藤")]
     fixed = stated("佐藤さんの歯医者の予約はいつですか？", "3月14日", messages)
     assert fixed is not None and (fixed.message, fixed.text) == (2, "2025年3月21日")
+
 
 # -- CJK answers find their sources --------------------------------------------------------
 
