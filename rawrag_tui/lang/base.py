@@ -37,6 +37,19 @@ def shift_month(d: dt.date, months: int) -> dt.date:
     return dt.date(index // 12, index % 12 + 1, 1)
 
 
+def written_after(text: str, meanings: list[tuple[int, str]], form: str = " ({})") -> str:
+    """``text`` with each meaning written right after the position given with it
+    (``form``: how, " (9 March 2026)", or in full-width brackets for Chinese and Japanese):
+    what every language's ``annotate`` does with the relative times it found.
+    The stored text is never changed; this is how the reader sees it."""
+    out, last = [], 0
+    for end, meaning in sorted(meanings):
+        out.append(text[last:end] + form.format(meaning))
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
 #: A date as :func:`long_date` writes it, and the month names it writes.
 _LONG_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<m>\w+) (?P<y>\d{4})")
 _LONG_MONTHS = tuple(dt.date(2000, n, 1).strftime("%B") for n in range(1, 13))

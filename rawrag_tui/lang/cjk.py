@@ -27,13 +27,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .base import Language, cjk_grams, shift_month, stated_day
+from .base import Language, cjk_grams, shift_month, stated_day, written_after
 
 #: A date as :func:`cjk_dates` writes it back.
 _WRITTEN = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
-#: A resolved time right after what it resolves (:func:`annotate`): the stated date before it is the same day.
+#: A resolved time right after what it resolves (:meth:`RelativeTimes.annotate`): the stated date before it is the same day.
 _ANNOTATION = re.compile(r"（\d{4}年")
 _DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
            "七": 7, "八": 8, "九": 9}
@@ -55,6 +55,10 @@ def number(text: str) -> int | None:
 
 def written_day(d: dt.date) -> str:
     return f"{d.year}年{d.month}月{d.day}日"
+
+
+def written_month(year: int, month: int) -> str:
+    return f"{year}年{month}月"
 
 
 def _alternatives(words: dict[str, int]) -> str:
@@ -88,8 +92,18 @@ class RelativeTimes:
     month_part: str = ""  #: a part of a month written after it ("底", "末"): the month is meant
     after_day: str = ""  #: what must not follow a day word: "前天天加班" is 前 and 天天 (every day)
     before_month: str = ""  #: what must not come before a month word: "马上月底" is 马上 and 月底
+    #: All of the above as one pattern (compiled once, from the fields).
+    pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
-    def pattern(self) -> re.Pattern[str]:
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pattern", self._compiled())
+
+    def annotate(self, text: str, sent: dt.date) -> str:
+        """``text`` with each relative time followed by the date it meant, in full-width brackets."""
+        return written_after(text, [(m.end(), meaning) for m in self.pattern.finditer(text)
+                                    if (meaning := self.resolve(m, sent))], "（{}）")
+
+    def _compiled(self) -> re.Pattern[str]:
         n = rf"(?<![0-9０-９月])(?:{NUMBER})"  # not "2025年前" nor "3月5日前" (before 5 March)
         parts = [
             rf"(?P<n>{n})(?P<unit>{_alternatives(dict.fromkeys(self.units, 0))})(?P<dir>{self.ago}|{self.later})",
@@ -102,7 +116,7 @@ class RelativeTimes:
         return re.compile("|".join(f"(?:{p})" for p in parts))
 
     def resolve(self, m: re.Match[str], sent: dt.date) -> str | None:
-        """What the match ``m`` of :meth:`pattern` in a message sent on ``sent`` meant, written out."""
+        """What the match ``m`` of :attr:`pattern` in a message sent on ``sent`` meant, written out."""
         try:
             if m["n"]:
                 return self._counted(m, sent)
@@ -139,7 +153,7 @@ class RelativeTimes:
             return written_day(sent + dt.timedelta(days=n))
         if kind == "month":
             shifted = shift_month(sent, n)
-            return f"{shifted.year}年{shifted.month}月"
+            return written_month(shifted.year, shifted.month)
         return f"{sent.year + n}年"
 
 
@@ -147,21 +161,9 @@ def _day_or_month(year: int, month: int, day: str | None) -> str | None:
     """A month's day where one is written after it, else the month (ValueError for no such date)."""
     if not day:
         dt.date(year, month, 1)
-        return f"{year}年{month}月"
+        return written_month(year, month)
     value = number(day)
     return written_day(dt.date(year, month, value)) if value else None
-
-
-def annotate(text: str, sent: dt.date, times: RelativeTimes, pattern: re.Pattern[str]) -> str:
-    """``text`` with each relative time of ``times`` followed by the date it meant, in full-width brackets."""
-    out, last = [], 0
-    for m in pattern.finditer(text):
-        meaning = times.resolve(m, sent)
-        if meaning:
-            out.append(text[last : m.end()] + f"（{meaning}）")
-            last = m.end()
-    out.append(text[last:])
-    return "".join(out)
 
 
 def cjk_dates(pattern: re.Pattern[str], body: str, sent: dt.date | None, weekdays: str = "") -> list[tuple[int, str]]:
@@ -177,7 +179,7 @@ def cjk_dates(pattern: re.Pattern[str], body: str, sent: dt.date | None, weekday
         weekday = min(weekdays.index(written), 6) if written and written in weekdays else None
         day = stated_day(int(m["d"]), int(m["m"]), m["y"], sent, weekday)
         if day is not None:
-            found.append((m.start(), f"{day.year}年{day.month}月{day.day}日"))
+            found.append((m.start(), written_day(day)))
     return found
 
 
@@ -196,14 +198,8 @@ class CjkLanguage(Language):
     #: The relative times its people write ("昨天", "来月"), resolved by :meth:`annotate`.
     relative_times: RelativeTimes | None = None
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._relative = self.relative_times.pattern() if self.relative_times else None
-
     def annotate(self, text: str, day: dt.date) -> str:
-        if self.relative_times is None or self._relative is None:
-            return text
-        return annotate(text, day, self.relative_times, self._relative)
+        return text if self.relative_times is None else self.relative_times.annotate(text, day)
 
     def stated_dates(self, body: str, sent: dt.date | None) -> list[tuple[int, str]]:
         return cjk_dates(self.date_pattern, body, sent, self.weekdays)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import EMAIL, PHONE, Language, shift_month, stated_day
+from .base import EMAIL, PHONE, Language, shift_month, stated_day, written_after
 from .latin import SIGNALS
 
 #: Function words no layer takes for a question's subject (the module's detection words among them).
@@ -74,7 +74,12 @@ _WRITTEN = re.compile(r"(?P<d>\d{1,2})\. (?P<m>\w+) (?P<y>\d{4})")
 
 def german_date(day: dt.date) -> str:
     """``3. Mai 2026``: how a German message writes a date."""
-    return f"{day.day}. {_MONTH_NAMES[day.month - 1]} {day.year}"
+    return f"{day.day}. {german_month(day)}"
+
+
+def german_month(day: dt.date) -> str:
+    """``Mai 2026``: the month of ``day``, as German writes it."""
+    return f"{_MONTH_NAMES[day.month - 1]} {day.year}"
 
 
 def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
@@ -111,7 +116,7 @@ _RELATIVE = re.compile(
 )
 
 
-def _meant(m: re.Match[str], sent: dt.date) -> str | None:
+def _meant(m: re.Match[str], sent: dt.date) -> str:
     """What a match of :data:`_RELATIVE` in a message sent on ``sent`` meant, as German writes it."""
     if m["day"]:
         return german_date(sent + dt.timedelta(days=_DAYS[m["day"].lower()]))
@@ -126,34 +131,26 @@ def _meant(m: re.Match[str], sent: dt.date) -> str | None:
         return german_date(sent + dt.timedelta(days=ahead if rel.startswith("dies") else ahead or 7))
     if m["mrel"] or m["yrel"]:
         step = -1 if re.match(_LAST, m["mrel"] or m["yrel"], re.IGNORECASE) else 1
-        if m["mrel"]:
-            month = shift_month(sent, step)
-            return f"{_MONTH_NAMES[month.month - 1]} {month.year}"
-        return str(sent.year + step)
+        return german_month(shift_month(sent, step)) if m["mrel"] else str(sent.year + step)
     n = int(m["n"]) if m["n"].isdigit() else _COUNTS[m["n"].lower()]
     n = -n if m["dir"].lower() == "vor" else n
     unit = m["unit"].lower()
     if unit == "tag":
         return german_date(sent + dt.timedelta(days=n))
     if unit == "monat":
-        month = shift_month(sent, n)
-        return f"{_MONTH_NAMES[month.month - 1]} {month.year}"
+        return german_month(shift_month(sent, n))
     return str(sent.year + n)
 
 
 def annotate(text: str, sent: dt.date) -> str:
     """``text`` with each relative time followed by the date it meant, in parentheses."""
-    out, last = [], 0
+    meanings = []
     for m in _RELATIVE.finditer(text):
         if m["day"] in ("morgen", "Morgen") and (_MORNING.search(text[: m.start()]) or (
                 m["day"] == "Morgen" and not _SENTENCE_START.search(text[: m.start()]))):
             continue  # the morning: "heute Morgen", "den ganzen Morgen" (a noun is capitalised)
-        meaning = _meant(m, sent)
-        if meaning:
-            out.append(text[last : m.end()] + f" ({meaning})")
-            last = m.end()
-    out.append(text[last:])
-    return "".join(out)
+        meanings.append((m.end(), _meant(m, sent)))
+    return written_after(text, meanings)
 
 
 def _words(words: str) -> frozenset[str]:

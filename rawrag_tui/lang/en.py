@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .base import EMAIL, PHONE, Language, long_date, long_date_day, shift_month, stated_day
+from .base import EMAIL, PHONE, Language, long_date, long_date_day, shift_month, stated_day, written_after
 
 #: Function words no layer takes for a question's subject: highlighting,
 #: evidence selection and the answer checks leave them out of a question.
@@ -181,12 +181,7 @@ def annotate(text: str, day: dt.date) -> str:
         meaning = _next_day_of_month(int(m["day"]), day) if int(m["day"]) else None
         if meaning:
             spans.append((m.start(), m.end(), meaning))
-    out, last = [], 0
-    for _start, end, meaning in sorted(spans):
-        out.append(text[last:end] + f" ({meaning})")
-        last = end
-    out.append(text[last:])
-    return "".join(out)
+    return written_after(text, [(end, meaning) for _start, end, meaning in sorted(spans)])
 
 
 # -- stated dates -------------------------------------------------------------

@@ -83,6 +83,7 @@ _MESSAGE_ROWS = ("SELECT m.id, m.external_id, m.conversation_id, c.title AS conv
                  " m.role, m.text, m.captions, m.attachments, m.source_id FROM messages m"
                  " JOIN conversations c ON c.id = m.conversation_id")
 
+
 class Store:
     def __init__(self, conn: apsw.Connection, path: Path):
         self.conn = conn
