@@ -33,7 +33,8 @@ from .base import Language, cjk_grams, shift_month, stated_day, written_after
 
 #: A date as :func:`cjk_dates` writes it back.
 _WRITTEN = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
-#: A resolved time right after what it resolves (:meth:`RelativeTimes.annotate`): the stated date before it is the same day.
+#: A resolved time right after what it resolves (:meth:`RelativeTimes.annotate`): the stated date
+#: before it is the same day.
 _ANNOTATION = re.compile(r"（\d{4}年")
 _DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
            "七": 7, "八": 8, "九": 9}
