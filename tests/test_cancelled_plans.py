@@ -51,6 +51,39 @@ def test_a_plan_moved_not_called_off_and_questions_about_the_past_are_left_alone
     assert check(QUESTION, "15 November", replanned) is None
 
 
+def test_a_plan_the_evidence_left_out_as_superseded_is_still_the_plan_called_off():
+    # A question about now reads the message calling the plan off instead of the plan
+    # (answer/selection.py); the plan comes along unnumbered, and is never the one cited.
+    called_off = check(QUESTION, "2 October 2025", PARTY[2:], replaced=PARTY[:1])
+    assert called_off is not None and (called_off.message, called_off.text) == (1, "Cancelled")
+    assert check(QUESTION, "15 November", PARTY[:1], replaced=PARTY[2:]) is None  # the call-off unshown
+
+
+LISBON = [msg(1, "Lisbon is booked btw, 17 May out, 21 May back.", "2025-03-23T20:40:00Z", "Marcus"),
+          msg(2, "Work has put me on the Heineken pitch and it lands the week of 19 May. There's no way I can "
+                 "be away, so I've had to cancel Lisbon.", "2025-04-28T18:05:00Z", "Marcus")]
+
+
+def test_a_day_the_plan_already_spans_is_the_clash_not_a_new_plan():
+    lisbon = "When are Hannah and Marcus going to Lisbon?"
+    assert check(lisbon, "19 May 2025", LISBON[1:], replaced=LISBON[:1]).text == "Cancelled"
+    assert check(lisbon, "19 May 2025", LISBON).message == 2
+    # A day outside what the plan spanned is a new one: moved, not called off.
+    moved = msg(2, "I've had to cancel Lisbon in May, we're going on 14 June instead.", "2025-04-28T18:05:00Z",
+                "Marcus")
+    assert check(lisbon, "17 May 2025", [LISBON[0], moved]) is None
+
+
+def test_english_says_it_is_off_in_more_than_one_way():
+    assert lang.calls_off("Bad news. I tore something in my knee. No marathon for me this year.")
+    assert lang.calls_off("No Dublin Marathon for us, sadly")
+    assert not lang.calls_off("No worries, see you there") and not lang.calls_off("No rush.")
+    marathon = [msg(1, "I'm training for the Dublin Marathon on 26 October.", "2025-06-14T21:05:00Z", "Sam"),
+                msg(2, "Bad news. I tore something in my knee. No marathon for me this year.",
+                    "2025-10-19T13:15:00Z", "Sam")]
+    assert check("When is Sam running the Dublin Marathon?", "26 October 2025", marathon).text == "Cancelled"
+
+
 def test_every_language_module_says_it_in_its_own_words():
     assert lang.calls_off("Wegen Gardasee... ich muss leider absagen")
     assert lang.cancelled("Wann ist die Party?") == "Abgesagt"

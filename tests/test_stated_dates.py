@@ -34,6 +34,9 @@ def test_dates_are_read_in_every_common_form_with_the_year_of_the_message():
     assert dates_in("I went yesterday", "2023-05-08T13:56:00Z") == ["7 May 2023"]
     assert dates_in("we went camping last week", "2023-06-09T10:00:00Z") == ["the week before 9 June 2023"]
     assert dates_in("no date here, just 3 dogs", sent) == []
+    # Two dates close together are both read; only an annotation's own date is taken whole.
+    assert dates_in("Lisbon is booked, 17 May out, 21 May back", sent) == ["17 May 2026", "21 May 2026"]
+    assert dates_in("yesterday, or 9 April", sent) == ["7 April 2026", "9 April 2026"]
 
 
 def test_a_weekday_the_coming_year_agrees_with_names_that_year_in_every_language():

@@ -109,10 +109,13 @@ def test_a_question_about_now_reads_the_latest_statement_without_the_one_it_repl
     assert "lease on a flat in Porto" not in packed.text
     braga = next(line for line in packed.text.splitlines() if "I live in Braga now" in line)
     assert LATEST_MARK in braga and packed.superseded == {1: 4} and packed.latest == {4}
+    # What was left out goes with the evidence, unnumbered, for the checks (cancelled_plans).
+    assert packed.replaced == [ENGLISH[0]] and ENGLISH[0] not in packed.messages
     # About the past, every version stays, in time order, none marked.
     past = select_evidence(hits, "Which Porto flat was Ines in, in 2024?", 500, lambda t: len(t.split()),
                            history=history)
     assert "lease on a flat in Porto" in past.text and not past.superseded and LATEST_MARK not in past.text
+    assert not past.replaced
 
 
 def test_a_later_message_of_the_same_day_goes_on_with_a_statement_rather_than_replacing_it(embedder):

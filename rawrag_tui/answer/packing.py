@@ -53,6 +53,10 @@ class PackedEvidence:
     #: Message id -> id of the later message that changed what it said; the
     #: earlier one is left out of the evidence (answer/selection.py).
     superseded: dict[int, int] = field(default_factory=dict)
+    #: The messages ``superseded`` left out, in time order: never numbered, never
+    #: cited, but a check that reads the history of a plan needs them
+    #: (answer/checks/cancelled_plans.py: the plan a shown message calls off).
+    replaced: list[EvidenceMessage] = field(default_factory=list)
     #: Ids of the messages marked as the newest on their subject (answer/timeline.py).
     latest: set[int] = field(default_factory=set)
     #: Whether the question names a state earlier than the latest (answer/timeline.py).

@@ -176,7 +176,7 @@ def answer_question(
         filt.cited = filt.cited[:1]
     else:
         corrected = first_correction(question, answer, CITATION.sub("", answer), packed.messages, views,
-                                     checks, date, earlier, packed.latest)
+                                     checks, date, earlier, packed.latest, packed.replaced)
     if corrected is not None:
         reader_said, answer, correction = answer, corrected.correction.text, corrected.why
         filt.cited = [corrected.correction.message] if corrected.correction.message else []

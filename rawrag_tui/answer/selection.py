@@ -56,7 +56,7 @@ import numpy as np
 from .. import lang
 from ..search.types import EvidenceMessage, Hit
 from .evidence import EvidenceViews
-from .history import History, without_names
+from .history import History, in_time_order, without_names
 from .packing import PackedEvidence, TokenCounter, conversation_header, day_line, numbered_line, pack_evidence, render
 from .timeline import LATER_CAP, Timeline, follow_subjects
 from .unknown import named as capitalised_names
@@ -190,10 +190,13 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
         tokens = count_tokens(text)
     with_messages = [h for h in ordered if h.messages]
     kept = sum(any(m.message_id in chosen for m in h.messages) for h in with_messages)
+    superseded = {m: n for m, n in dropped.items() if n in chosen and m not in chosen}
+    followed = (m for found in timeline.later.values() for m in found)
+    known = {m.message_id: m for m in (*messages.values(), *anchors, *followed)}
     return PackedEvidence(text, numbered, tokens, kept, len(with_messages) - kept,
                           cut_messages=max(len(messages) - len(chosen), 0), latest=latest,
-                          earlier=timeline.earlier, past=timeline.past,
-                          superseded={m: n for m, n in dropped.items() if n in chosen and m not in chosen})
+                          earlier=timeline.earlier, past=timeline.past, superseded=superseded,
+                          replaced=in_time_order(known[m] for m in superseded if m in known))
 
 
 def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: list[EvidenceMessage],

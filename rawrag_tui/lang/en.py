@@ -215,9 +215,10 @@ def _month_number(name: str) -> int:
 def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
     """(position, date) of each date ``body`` (relative times already resolved) states, with its year."""
     found: list[tuple[int, str]] = [(m.start(), m["what"]) for m in _RESOLVED.finditer(body)]
+    annotations = [m.span() for m in _RESOLVED.finditer(body)]
     for m in _DATE.finditer(body):
-        if any(start <= m.start() < start + len(what) + 2 for start, what in found):
-            continue  # inside an annotation already taken whole
+        if any(start <= m.start() < end for start, end in annotations):
+            continue  # inside an annotation already taken whole (not after a date: "17 May out, 21 May back")
         d, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
         written = m["wd"] or m["wd2"]
         weekday = _WEEKDAY_STEMS.index(written.lower()) if written else None
@@ -270,9 +271,11 @@ _EARLIER = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|
 #: An earlier state, or the simple past (what happened, when it happened: every version counts).
 _PAST = re.compile(rf"{_EARLIER.pattern}|\b(?:did|was|were|had)\b", re.IGNORECASE)
 _MONEY = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b", re.IGNORECASE)
-#: A plan called off: "I've had to cancel Lisbon", "I've called off the 40th", "the trip is off".
+#: A plan called off: "I've had to cancel Lisbon", "I've called off the 40th", "the trip is off",
+#: "No marathon for me this year".
 _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:it |the \w+ |\w+ )?off\b(?!-)|"
-                     r"\b(?:is|it's|it is) off\b|\bnot happening\b|\bno longer happening\b", re.IGNORECASE)
+                     r"\b(?:is|it's|it is) off\b|\bnot happening\b|\bno longer happening\b|"
+                     r"\bno (?:\w+ ){1,2}for (?:me|us)\b", re.IGNORECASE)
 
 
 #: A question asking for a phone number or an e-mail address.

@@ -45,12 +45,13 @@ class Corrected:
 def first_correction(question: str, answer: str, said: str, messages: Sequence[EvidenceMessage],
                      views: EvidenceViews, names: Sequence[str] | None = None,
                      date: str | dt.date | None = None, earlier: bool = False,
-                     latest: Collection[int] = ()) -> Corrected | None:
+                     latest: Collection[int] = (), replaced: Sequence[EvidenceMessage] = ()) -> Corrected | None:
     """The first of the checks ``names`` (default: all, in their order) to correct the
     reader's ``answer`` (``said``: the same without its citations; ``date``: the day
     the question is asked, default today; ``earlier``: the question names an earlier
     state, where the latest statement is the wrong answer; ``latest``: the messages
-    marked as the newest on their subject); None keeps it. An
+    marked as the newest on their subject; ``replaced``: the messages the evidence
+    left out as superseded, never cited); None keeps it. An
     abstention is never corrected."""
     if is_abstention(answer):
         return None
@@ -59,7 +60,7 @@ def first_correction(question: str, answer: str, said: str, messages: Sequence[E
         each = BY_NAME.get(name)
         if each is None:  # not a check of the text: a second reading (answer/later_reading.py, earlier_reading.py)
             continue
-        correction = each.check(question, said, messages, views, today, earlier, latest)
+        correction = each.check(question, said, messages, views, today, earlier, latest, replaced)
         if correction is not None:
             return Corrected(correction, each.explain(said.strip(), correction))
     return None

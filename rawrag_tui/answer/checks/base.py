@@ -35,11 +35,13 @@ class Check(Protocol):
 
     def check(self, question: str, said: str, messages: Sequence[EvidenceMessage],
               views: EvidenceViews | None = None, today: dt.date | None = None,
-              earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
+              earlier: bool = False, latest: Collection[int] = (),
+              replaced: Sequence[EvidenceMessage] = ()) -> Correction | None:
         """The correction for the reader's answer ``said`` (its citations removed; ``today``: the
         day the question is asked; ``earlier``: the question names a state earlier than the
         latest, answer/timeline.py; ``latest``: the ids of the messages the evidence marks as
-        the newest on an anchor's subject), or None to keep it."""
+        the newest on an anchor's subject; ``replaced``: the messages the evidence left out as
+        superseded by a shown one, in time order, which no correction may cite), or None to keep it."""
 
     def explain(self, answer: str, correction: Correction) -> str:
         """The note the faces show under the corrected answer: what the reader

@@ -9,12 +9,17 @@ date for an unstated answer. So, before it:
   answer/timeline.py, rawrag_tui/lang);
 - an earlier message on the question's subject (sharing a subject word with
   it) states a date as a plan (after the day it was sent, as in the
-  stated-date check);
+  stated-date check), whether the evidence shows it or left it out as
+  superseded by a later message (answer/selection.py: a question about now
+  reads the message calling the plan off *instead of* the plan);
 - the latest message on the subject in that conversation that plans a date
   or calls a plan off (talk about it after settles nothing: "Don't even
   think about the party") calls it off in its own language's words
   (``Language.cancel_pattern``: "called off", "absagen", "取消", "中止"; only
-  the language modules hold them) and states no new plan;
+  the language modules hold them) and plans no new day: none outside the
+  days the earlier plans span ("the pitch lands the week of 19 May, so I've
+  had to cancel Lisbon", booked for 17 to 21 May, names the clash, not a
+  new date);
 
 then the answer is that it was called off, in the question's language
 (``Language.cancelled``: "Cancelled", "中止"), cited to that message, with the
@@ -38,9 +43,12 @@ NAME = "cancelled_plans"
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None,
-          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
+          earlier: bool = False, latest: Collection[int] = (),
+          replaced: Sequence[EvidenceMessage] = ()) -> Correction | None:
     """The called-off answer instead of ``said``, or None to keep the reader's
-    (``today`` and ``latest`` are not used; ``earlier``: the question names an earlier state)."""
+    (``today`` and ``latest`` are not used; ``earlier``: the question names an earlier state;
+    ``replaced``: the messages the evidence left out as superseded, where the plan a shown
+    message calls off often is: they count as earlier messages, never as the one cited)."""
     answer = lang.cancelled(question)
     if (not said.strip() or not answer or earlier or not lang.asks_when(question)
             or lang.asks_about_past(question) or lang.calls_off(said)):
@@ -50,7 +58,7 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     if not subject:
         return None
     on_subject: dict[int, list[tuple[str, int, EvidenceMessage]]] = {}
-    for n, m in enumerate(messages, 1):
+    for n, m in [*enumerate(messages, 1), *((0, m) for m in replaced)]:  # 0: not in the evidence
         if m.timestamp and subject & views(m).stems:
             on_subject.setdefault(views.circle(m), []).append((m.timestamp, n, m))
     found: list[tuple[str, int]] = []
@@ -62,12 +70,26 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         if len(settling) < 2:
             continue
         (sent, n, last), before = settling[-1], settling[:-1]
-        planned = any(views(m).planned_dates for _, _, m in before)
-        if planned and lang.calls_off(last.text) and not views(last).planned_dates:
+        planned = [day for _, _, m in before for day in _plan_days(m, views)]
+        if n and planned and lang.calls_off(last.text) and not _new_plan(_plan_days(last, views), planned):
             found.append((sent, n))
     if not found:
         return None
     return Correction(max(found)[1], answer)
+
+
+def _plan_days(m: EvidenceMessage, views: EvidenceViews) -> list[dt.date]:
+    """The days ``m`` plans (the dates it states after the day it was sent)."""
+    language = lang.of(m.text)
+    return [day for d in views(m).planned_dates if (day := language.day_of(d)) is not None]
+
+
+def _new_plan(days: Sequence[dt.date], planned: Sequence[dt.date]) -> bool:
+    """Whether a message calling a plan off plans a new day: one outside the days
+    the earlier plans span. A day inside them is the plan's own, or what clashes
+    with it ("the pitch lands the week of 19 May ... I've had to cancel Lisbon",
+    booked 17 to 21 May); "it's now on 22 November", after 15 November, is new."""
+    return any(not min(planned) <= day <= max(planned) for day in days)
 
 
 def explain(answer: str, correction: Correction) -> str:

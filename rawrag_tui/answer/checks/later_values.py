@@ -87,7 +87,8 @@ def _nearest_subject_value(text: str, kind: str, subject: set[str]) -> str | Non
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None,
-          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
+          earlier: bool = False, latest: Collection[int] = (),
+          replaced: Sequence[EvidenceMessage] = ()) -> Correction | None:
     """The value to answer with instead of ``said``, or None to keep the reader's
     (``today`` is not used; ``earlier``: the question names an earlier state)."""
     found = answer_value(said)

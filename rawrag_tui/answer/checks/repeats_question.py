@@ -51,7 +51,8 @@ def repeats_question(question: str, said: str) -> bool:
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None,
-          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
+          earlier: bool = False, latest: Collection[int] = (),
+          replaced: Sequence[EvidenceMessage] = ()) -> Correction | None:
     """"Not in your history" for an answer that only repeats the question, else None."""
     return Correction(0, NOT_IN_HISTORY) if repeats_question(question, said) else None
 

@@ -170,7 +170,8 @@ def earliest_stated_date(question: str, messages: Sequence[EvidenceMessage],
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           views: EvidenceViews | None = None, today: dt.date | None = None,
-          earlier: bool = False, latest: Collection[int] = ()) -> Correction | None:
+          earlier: bool = False, latest: Collection[int] = (),
+          replaced: Sequence[EvidenceMessage] = ()) -> Correction | None:
     """The stated date to answer with instead of ``said``, or None to keep the reader's.
 
     An answer holding the day the question is asked, which no message states,
