@@ -39,10 +39,21 @@ def test_dates_are_read_in_every_common_form_with_the_year_of_the_message():
     assert dates_in("yesterday, or 9 April", sent) == ["7 April 2026", "9 April 2026"]
 
 
+def test_a_day_and_month_without_a_year_is_a_plan_unless_the_one_gone_by_is_much_nearer():
+    # Written in May: this December's venue, not last December's (the nearer by five days).
+    assert dates_in("We've got a venue! Trevenna Barns, 20 December.", "2025-05-25T13:30:00Z") == \
+        ["20 December 2025"]
+    assert dates_in("Ja, unbedingt! Abfahrt am 2. August, ich fahr", "2025-01-19T18:45:00Z") == ["2. August 2025"]
+    # Just gone: a memory.
+    assert dates_in("we met on 3 May", "2025-06-08T10:00:00Z") == ["3 May 2025"]
+    assert dates_in("back on 5 January", "2025-12-20T10:00:00Z") == ["5 January 2026"]
+
+
 def test_a_weekday_the_coming_year_agrees_with_names_that_year_in_every_language():
     sent = "2025-04-06T20:15:00Z"  # 15 November 2024 is a Friday, 15 November 2025 a Saturday
     assert dates_in("save the date: my 40th, Saturday 15 November, bowling", sent) == ["15 November 2025"]
-    assert dates_in("save the date: my 40th, 15 November, bowling", sent) == ["15 November 2024"]  # the nearer
+    # Without a weekday: the coming one, where the one gone by is not less than half as far.
+    assert dates_in("save the date: my 40th, 15 November, bowling", sent) == ["15 November 2025"]
     assert dates_in("Die Party ist am Samstag, den 15. November", sent) == ["15. November 2025"]
     assert dates_in("我的生日派对定在11月15日（星期六）", sent) == ["2025年11月15日"]
     assert dates_in("誕生日会は11月15日(土)です", sent) == ["2025年11月15日"]

@@ -76,14 +76,19 @@ def cjk_grams(run: str) -> list[str]:
 
 
 def year_near(day: int, month: int, sent: dt.date, weekday: int | None = None) -> dt.date | None:
-    """The day-month nearest to the date the message was sent (a plan or a memory, within the year around it).
+    """The day-month a message sent on ``sent`` means (a plan or a memory, within the year around it).
 
-    A ``weekday`` written with it (0 is Monday) that the nearest date does not
-    fall on, but the same day-month within the coming year does, names that
-    coming one: a plan is written ahead ("save the date: Saturday 15
-    November", sent in April 2025, is 2025's Saturday, not 2024's nearer
-    Friday). A weekday that only a past year agrees with is taken for a slip
-    of the writer's, and the nearest date stays."""
+    The coming one, unless the one gone by is less than half as far: a day
+    and month written without a year are more often a plan than a memory ("We've
+    got a venue! Trevenna Barns, 20 December", written in May 2025, is
+    December 2025, not the nearer December 2024; "Abfahrt am 2. August",
+    written in January, is the coming August), and one just gone is a memory
+    ("on 3 May", written on 8 June).
+    A ``weekday`` written with it (0 is Monday) decides instead: where the
+    nearest date does not fall on it but the same day-month within the coming
+    year does, that coming one ("save the date: Saturday 15 November", sent
+    in April 2025, is 2025's Saturday); a weekday that only a past year
+    agrees with is taken for a slip of the writer's, and the nearest stays."""
     candidates = []
     for year in (sent.year - 1, sent.year, sent.year + 1):
         try:
@@ -93,10 +98,15 @@ def year_near(day: int, month: int, sent: dt.date, weekday: int | None = None) -
     if not candidates:
         return None
     best = min(candidates, key=lambda c: abs((c - sent).days))
-    if weekday is not None and best.weekday() != weekday:
-        ahead = [c for c in candidates if c.weekday() == weekday and sent <= c <= sent + dt.timedelta(days=366)]
-        if ahead:
-            return ahead[0]
+    if weekday is not None:
+        if best.weekday() != weekday:
+            ahead = [c for c in candidates if c.weekday() == weekday and sent <= c <= sent + dt.timedelta(days=366)]
+            if ahead:
+                return ahead[0]
+        return best
+    coming = next((c for c in candidates if c >= sent), None)
+    if best < sent and coming is not None and 2 * (sent - best).days >= (coming - sent).days:
+        return coming
     return best
 
 
