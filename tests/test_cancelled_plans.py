@@ -74,6 +74,17 @@ def test_a_day_the_plan_already_spans_is_the_clash_not_a_new_plan():
     assert check(lisbon, "17 May 2025", [LISBON[0], moved]) is None
 
 
+def test_the_reply_that_plans_the_day_is_on_the_subject_it_answers():
+    lake = [msg(1, "Wollen wir im Sommer an den Gardasee? Ich hab ab Anfang August Urlaub", "2025-01-19T18:45:00Z",
+                "Lena"),
+            msg(2, "Ja, unbedingt! Abfahrt am 2. August, ich fahr", "2025-01-19T18:46:00Z", "Jonas"),
+            msg(3, "Wegen Gardasee... ich muss leider absagen, bei Klimawerk ist im August Messe",
+                "2025-07-15T22:05:00Z", "Jonas")]
+    question = "Wann fahren Lena und Jonas an den Gardasee?"
+    assert check(question, "2. August", lake).text == "Abgesagt"
+    assert check(question, "2. August", lake[1:]) is None  # the plan alone names no lake: no plan on it
+
+
 def test_english_says_it_is_off_in_more_than_one_way():
     assert lang.calls_off("Bad news. I tore something in my knee. No marathon for me this year.")
     assert lang.calls_off("No Dublin Marathon for us, sadly")

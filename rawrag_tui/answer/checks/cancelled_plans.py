@@ -8,7 +8,7 @@ date for an unstated answer. So, before it:
 - a "when" question about now (not about the past or an earlier state:
   answer/timeline.py, rawrag_tui/lang);
 - an earlier message on the question's subject (sharing a subject word with
-  it) states a date as a plan (after the day it was sent, as in the
+  it, or replying to one that does) states a date as a plan (after the day it was sent, as in the
   stated-date check), whether the evidence shows it or left it out as
   superseded by a later message (answer/selection.py: a question about now
   reads the message calling the plan off *instead of* the plan);
@@ -58,15 +58,19 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     if not subject:
         return None
     on_subject: dict[int, list[tuple[str, int, EvidenceMessage]]] = {}
-    for n, m in [*enumerate(messages, 1), *((0, m) for m in replaced)]:  # 0: not in the evidence
-        if m.timestamp and subject & views(m).stems:
+    numbered = [*enumerate(messages, 1), *((0, m) for m in replaced)]  # 0: not in the evidence
+    naming = {(m.conversation_id, m.seq) for _, m in numbered if subject & views(m).stems}
+    for n, m in numbered:
+        # The reply to a message naming the subject is on it: "Wollen wir im Sommer an den
+        # Gardasee?" - "Ja, unbedingt! Abfahrt am 2. August" plans the trip without naming it.
+        if m.timestamp and ((m.conversation_id, m.seq) in naming or (m.conversation_id, m.seq - 1) in naming):
             on_subject.setdefault(views.circle(m), []).append((m.timestamp, n, m))
     found: list[tuple[str, int]] = []
     for group in on_subject.values():
         # What settles a plan: a message planning a date, or one calling it off; talk about
         # it after ("Don't even think about the party") settles nothing.
         settling = sorted((s for s in group if views(s[2]).planned_dates or lang.calls_off(s[2].text)),
-                          key=lambda s: s[0])
+                          key=lambda s: (s[0], s[2].seq))
         if len(settling) < 2:
             continue
         (sent, n, last), before = settling[-1], settling[:-1]
