@@ -214,10 +214,10 @@ def _month_number(name: str) -> int:
 
 def stated_dates(body: str, sent: dt.date | None) -> list[tuple[int, str]]:
     """(position, date) of each date ``body`` (relative times already resolved) states, with its year."""
-    found: list[tuple[int, str]] = [(m.start(), m["what"]) for m in _RESOLVED.finditer(body)]
-    annotations = [m.span() for m in _RESOLVED.finditer(body)]
+    annotations = list(_RESOLVED.finditer(body))
+    found: list[tuple[int, str]] = [(m.start(), m["what"]) for m in annotations]
     for m in _DATE.finditer(body):
-        if any(start <= m.start() < end for start, end in annotations):
+        if any(a.start() <= m.start() < a.end() for a in annotations):
             continue  # inside an annotation already taken whole (not after a date: "17 May out, 21 May back")
         d, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
         written = m["wd"] or m["wd2"]

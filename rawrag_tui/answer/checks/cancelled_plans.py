@@ -8,10 +8,11 @@ date for an unstated answer. So, before it:
 - a "when" question about now (not about the past or an earlier state:
   answer/timeline.py, rawrag_tui/lang);
 - an earlier message on the question's subject (sharing a subject word with
-  it, or replying to one that does) states a date as a plan (after the day it was sent, as in the
-  stated-date check), whether the evidence shows it or left it out as
-  superseded by a later message (answer/selection.py: a question about now
-  reads the message calling the plan off *instead of* the plan);
+  it, or replying to one that does) states a date as a plan (after the day
+  it was sent, as in the stated-date check), whether the evidence shows it
+  or left it out as superseded by a later message (answer/selection.py: a
+  question about now reads the message calling the plan off *instead of*
+  the plan);
 - the latest message on the subject in that conversation that plans a date
   or calls a plan off (talk about it after settles nothing: "Don't even
   think about the party") calls it off in its own language's words
