@@ -11,6 +11,7 @@ read, and is handed from selection to the checks.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable
 from functools import cached_property
 
@@ -80,6 +81,12 @@ class MessageView:
     def planned_dates(self) -> tuple[str, ...]:
         """The stated dates that lie after the day the message was sent (plans, :func:`~.dates.planned_dates`)."""
         return tuple(planned_dates(self.message.text, self.message.timestamp, stated=self.stated_dates))
+
+    @cached_property
+    def planned_days(self) -> tuple[dt.date, ...]:
+        """The days of :attr:`planned_dates` (a week or a month: its first day)."""
+        language = lang.of(self.message.text)
+        return tuple(day for d in self.planned_dates if (day := language.day_of(d)) is not None)
 
 
 class EvidenceViews:

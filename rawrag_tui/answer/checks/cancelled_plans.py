@@ -75,18 +75,12 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         if len(settling) < 2:
             continue
         (sent, n, last), before = settling[-1], settling[:-1]
-        planned = [day for _, _, m in before for day in _plan_days(m, views)]
-        if n and planned and lang.calls_off(last.text) and not _new_plan(_plan_days(last, views), planned):
+        planned = [day for _, _, m in before for day in views(m).planned_days]
+        if n and planned and lang.calls_off(last.text) and not _new_plan(views(last).planned_days, planned):
             found.append((sent, n))
     if not found:
         return None
     return Correction(max(found)[1], answer)
-
-
-def _plan_days(m: EvidenceMessage, views: EvidenceViews) -> list[dt.date]:
-    """The days ``m`` plans (the dates it states after the day it was sent)."""
-    language = lang.of(m.text)
-    return [day for d in views(m).planned_dates if (day := language.day_of(d)) is not None]
 
 
 def _new_plan(days: Sequence[dt.date], planned: Sequence[dt.date]) -> bool:
