@@ -36,9 +36,12 @@ NOTE_OF = {
     "later_values": ("what an earlier message said", "what the latest message on this says"),
     "repeats_question": ("which only repeats the question",),
     "earlier_reading": ("which the question names; read again",),
+    "yes_no_reading": ("read again from the latest message on this",),
     "later_reading": ("read again from the",),
 }
-SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading"),
+SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading",
+         "yes_no_reading"),
+        ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading"),
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading"),
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question"),
         ("stated_dates", "later_values", "repeats_question"), ("stated_dates", "later_values"),

@@ -177,7 +177,7 @@ class ReaderSettings:
 
 #: The answer checks there are (answer/checks), in the order they run by default.
 ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
-                 "earlier_reading")
+                 "earlier_reading", "yes_no_reading")
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,10 @@ class AnswerSettings:
     #: conversation later than its sources, and an answer one of them supports replaces it;
     #: "earlier_reading": a question about an earlier state answered with the name the question
     #: gives ("before she moved to Leeds": "Leeds") is read again from the messages of that
-    #: conversation before the first that names it, and an answer one of them supports replaces it.
+    #: conversation before the first that names it, and an answer one of them supports replaces it;
+    #: "yes_no_reading": a yes-or-no question about now ("Does she still live in York?") answered
+    #: without a no is read again over the closest later message on what it names, and an answer
+    #: of that reading replaces the first.
     checks: tuple[str, ...] = ANSWER_CHECKS
 
 

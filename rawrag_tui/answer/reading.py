@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from ..lang import asks_about_now
+from ..lang import asks_about_now, asks_yes_no
 from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
-from . import earlier_reading, later_reading
+from . import earlier_reading, later_reading, yes_no_reading
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
@@ -186,13 +186,19 @@ def answer_question(
     quoted = bool(reader_said) and corrected is None
     read_too: list[EvidenceMessage] = []  # messages a second reading read beyond the evidence
     # A second reading of part of the evidence (answer/later_reading.py,
-    # answer/earlier_reading.py): where the first took a state the question
-    # did not ask for. Both compare lines by meaning, so both need the history.
-    now_again = (later_reading.NAME in active and corrected is None and not quoted
-                 and not is_abstention(answer) and not past)
+    # answer/earlier_reading.py, answer/yes_no_reading.py): where the first took a
+    # state the question did not ask for. Each compares lines by meaning, so needs the history.
+    stands = corrected is None and not quoted and not is_abstention(answer) and not past
+    # A yes-or-no question about now is read again over the latest statement
+    # (answer/yes_no_reading.py): its "Yes" is no value a later message could change.
+    # So is one whose answer only repeated the question ("Biscuit", asked whether her
+    # cat is still called Biscuit): "not in your history" stays unless that reading answers.
+    echoed = corrected is not None and is_abstention(answer)
+    yes_no_again = (yes_no_reading.NAME in active and not past and asks_yes_no(question) and (stands or echoed))
+    now_again = later_reading.NAME in active and stands and not yes_no_again
     before_again = (earlier_reading.NAME in active and earlier and not quoted
                     and (corrected is None or is_abstention(answer)))
-    if history is not None and (now_again or before_again):
+    if history is not None and (now_again or before_again or yes_no_again):
         known = history
 
         def read_again(evidence: str) -> str:
@@ -207,7 +213,14 @@ def answer_question(
 
         first = CITATION.sub("", reader_said or answer).strip()
         started = time.perf_counter()
-        if now_again:
+        if yes_no_again:
+            yes_no = yes_no_reading.read_yes_no(question, first, packed.messages, views, read_again, closeness,
+                                                packed.latest, known.same_people)
+            if yes_no is not None:
+                reader_said, answer = reader_said or answer, yes_no.text
+                correction = yes_no_reading.explain(first, yes_no)
+                filt.cited, how = yes_no.messages, "read"
+        elif now_again:
             sources = filt.cited or match_sources(answer, question, packed.messages, views)
             later = later_reading.read_later(question, first, sources, packed.messages, views,
                                              read_again, closeness, packed.latest, known.same_people)

@@ -18,7 +18,8 @@ class Citation:
     text: str
     #: "cited": the reader wrote [n]; "matched": a reader too small to cite
     #: (prompt "plain") answered, and this message shares the answer's words;
-    #: "stated": the message states the date that replaced the reader's answer.
+    #: "stated": the message states the date that replaced the reader's answer;
+    #: "read": a yes-or-no question was read again over this message, among the latest.
     how: str = "cited"
 
     @classmethod

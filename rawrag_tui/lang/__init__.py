@@ -37,7 +37,8 @@ from . import latin as latin_signals
 from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 
 __all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
-           "asks_about_past", "asks_when", "calls_off", "cancelled", "dates_in", "days_written", "detect", "get",
+           "asks_about_past", "asks_when", "asks_yes_no", "calls_off", "cancelled", "dates_in", "days_written",
+           "denies", "detect", "get",
            "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
            "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 
@@ -221,6 +222,17 @@ def cancelled(question: str) -> str:
 
 def asks_when(question: str) -> bool:
     return of(question).asks_when(question)
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether ``question`` is answered yes or no, in its own language's form."""
+    return of(question).asks_yes_no(question)
+
+
+def denies(question: str, answer: str) -> bool:
+    """Whether ``answer`` to ``question`` says no: in the question's language's words or in
+    English, which a reader often answers in."""
+    return of(question).denies(answer) or REGISTRY["en"].denies(answer)
 
 
 def asks_about_past(question: str) -> bool:

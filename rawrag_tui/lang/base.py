@@ -208,6 +208,12 @@ class Language:
     earlier_pattern: re.Pattern[str] | None = None
     #: A question about what happened, beside the earlier states (the English simple past).
     past_pattern: re.Pattern[str] | None = None
+    #: A question to be answered yes or no ("Is Tiago still dating Sofia?", "还住在成都吗").
+    yes_no_pattern: re.Pattern[str] | None = None
+    #: The words that ask whether a state goes on ("still", "noch", "还", "まだ"): no subject.
+    continuation: frozenset[str] = frozenset()
+    #: An answer that says no ("No", "doesn't", "nicht", "不是", "いいえ").
+    negation_pattern: re.Pattern[str] | None = None
     #: An amount of money in this language's words ("40 pounds").
     money_pattern: re.Pattern[str] | None = None
     #: A message calling a plan off ("I've called off the 40th", "今回は中止にします").
@@ -225,6 +231,20 @@ class Language:
     def asks_when(self, question: str) -> bool:
         """Whether ``question`` asks for a date."""
         return self._says(self.when_pattern, question)
+
+    def asks_yes_no(self, question: str) -> bool:
+        """Whether ``question`` is answered yes or no ("Does Hannah still live in York?")."""
+        return self._says(self.yes_no_pattern, question)
+
+    def denies(self, answer: str) -> bool:
+        """Whether ``answer`` says no, in this language's words."""
+        return self._says(self.negation_pattern, answer)
+
+    def continuation_terms(self, question: str) -> set[str]:
+        """The terms of ``question`` that only ask whether a state goes on (:data:`continuation`:
+        "still" in "Is she still in York?"; a CJK bigram holding 还 or まだ)."""
+        return {term for _, _, word, term in self.tokens(question)
+                if word in self.continuation or (has_cjk(term) and any(w in term for w in self.continuation))}
 
     def asks_about_now(self, question: str) -> bool:
         """Whether ``question`` needs today's date to be answered ("how long ago", "this week")."""

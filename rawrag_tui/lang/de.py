@@ -54,6 +54,11 @@ _NOW = re.compile(r"\b(?:heute|gestern|morgen|vorgestern|übermorgen|wie lange|s
 _EARLIER = re.compile(r"\b(?:bevor|vorher|zuvor|früher|ursprünglich|zuerst|erstmals|anfangs|ehemalig\w*|damals)\b"
                       r"|\bvor\s+(?:(?:dem|der|den|des|einem|einer)\s+)?[A-ZÄÖÜ]")
 _MONEY = re.compile(r"\b\d[\d.]*(?:,\d+)?\s?(?:euro|eur|franken)\b", re.IGNORECASE)
+#: A yes-or-no question: a question without a question word ("Wohnt Mehmet noch in Berlin?").
+_YES_NO = re.compile(r"^(?!\s*(?:würde|wäre|hätte|könnte|sollte|müsste|dürfte)\w*\b)"
+                     r"(?!.*\b(?:wer|wen|wem|wessen|was|wann|wo|woher|wohin|wie|welch\w*|warum|weshalb|wieso|"
+                     r"weswegen|wom\w*|wof\w*|wor\w*|woz\w*|wob\w*|wod\w*|won\w*|wov\w*)\b).*\?\s*$",
+                     re.IGNORECASE | re.DOTALL)
 #: A plan called off: "ich muss leider absagen", "die Party fällt aus", "abgesagt".
 _CANCEL = re.compile(r"\babsag\w*|\babgesagt\b|\bsag\w* (?:\w+ ){0,3}ab\b|\bfällt (?:\w+ ){0,3}aus\b|"
                      r"\bausgefallen\b|\bstorniert\b|\bfindet nicht statt\b", re.IGNORECASE)
@@ -163,6 +168,9 @@ class German(Language):
     when_words = _words("wann datum tag uhr")
     value_words = _words("was welche welcher welches wie viel viele nummer zeit uhrzeit")
     when_pattern, now_pattern, earlier_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _MONEY
+    yes_no_pattern = _YES_NO
+    continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})
+    negation_pattern = re.compile(r"\b(?:nein|nicht|kein\w*|nie)\b", re.IGNORECASE)
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
     kind_patterns = _KINDS
 

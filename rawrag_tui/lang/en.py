@@ -271,6 +271,12 @@ _EARLIER = re.compile(r"\b(?:before|used to|previous(?:ly)?|originally|at first|
 #: An earlier state, or the simple past (what happened, when it happened: every version counts).
 _PAST = re.compile(rf"{_EARLIER.pattern}|\b(?:did|was|were|had)\b", re.IGNORECASE)
 _MONEY = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|dollars|euros|quid)\b", re.IGNORECASE)
+#: A yes-or-no question about how things stand: an auxiliary verb of the present or future
+#: first ("Is Tiago still dating Sofia?", "Does she live in York?"). Not a hypothetical
+#: ("Would Melanie enjoy Vivaldi?": no state to have changed) nor the past ("Did ...", _PAST).
+_YES_NO = re.compile(r"^\s*(?:is|are|am|do|does|has|have|can|will)(?:n't)?\b", re.IGNORECASE)
+#: An answer that says no: "No", "Daniel does not support Chelsea", "She doesn't".
+_NO = re.compile(r"\b(?:no|not|never|nope)\b|n['’]t\b", re.IGNORECASE)
 #: A plan called off: "I've had to cancel Lisbon", "I've called off the 40th", "the trip is off",
 #: "No marathon for me this year".
 _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:it |the \w+ |\w+ )?off\b(?!-)|"
@@ -289,6 +295,9 @@ class English(Language):
     when_words = _stems("when date day happen happened happening take place")
     value_words = _stems("what which how much many number time")
     when_pattern, now_pattern, earlier_pattern, past_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _PAST, _MONEY
+    yes_no_pattern = _YES_NO
+    continuation = frozenset({"still", "anymore", "longer", "currently", "now"})
+    negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
     kind_patterns = _KINDS
 

@@ -22,6 +22,9 @@ _NOW = re.compile(r"今日|今夜|昨日|明日|一昨日|[一二三四五六七
 
 #: "前" after a verb or の ("引っ越す前", "前の"), not in 名前 (name) or 午前 (morning).
 _PAST = re.compile(r"以前|(?<![名午])前[にのはで、]|最初|元々|もともと|当初|初めは|はじめは|かつて")
+#: A yes-or-no question: it ends in か (or の) and asks no question word ("健太はまだ東京に住んでいますか").
+_YES_NO = re.compile(r"^(?!.*(?:何|なに|なん|いつ|どこ|どちら|どっち|どれ|どの|どう|どんな|誰|だれ|なぜ|どうして|"
+                     r"いくら|いくつ)).*[かの][？?]?\s*$", re.DOTALL)
 #: A plan called off: "今回は中止にします", "キャンセルになった", "取りやめ".
 _CANCEL = re.compile(r"中止|キャンセル|取りやめ|取り止め|取り消|なしになった")
 #: A question asking for a phone number ("電話番号", "携帯") or an e-mail address ("メールアドレス", "メアド").
@@ -48,6 +51,9 @@ class Japanese(CjkLanguage):
     value_words = grams("何時", "いくら", "番号", "何")
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
+    yes_no_pattern = _YES_NO
+    continuation = frozenset({"まだ", "今も", "今", "現在"})
+    negation_pattern = re.compile(r"いいえ|いや|ない|ません|違")
     cancel_pattern, cancelled = _CANCEL, "中止"
     kind_patterns = _KINDS
     weekdays = "月火水木金土日"  # 月曜日 is Monday

@@ -21,6 +21,8 @@ _NOW = re.compile(r"今天|今晚|昨天|明天|前天|后天|多久|多长时�
                   r"[上下这本]周|[上下这本]个?月|今年|去年|明年|最近|现在几")
 
 _PAST = re.compile(r"之前|以前|原来|最初|本来|原本|起初|当初|先前|从前")
+#: A yes-or-no question: 吗 at the end, or an "A不A" form ("王芳还住在成都吗", "是不是", "有没有").
+_YES_NO = re.compile(r"[吗嗎][？?！!。]?\s*$|是不是|有没有|是否|([\u4e00-\u9fff])[不没]\1")
 #: A plan called off: "这次只能取消了", "不去了", "泡汤了".
 _CANCEL = re.compile(r"取消|不去了|去不成|去不了了|泡汤|作罢")
 #: A question asking for a phone number ("手机号码", "电话") or an e-mail address ("邮箱").
@@ -54,6 +56,9 @@ class Chinese(CjkLanguage):
     value_words = grams("什么", "多少", "几点", "号码")
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
+    yes_no_pattern = _YES_NO
+    continuation = frozenset({"还", "仍", "依然", "现在", "目前"})
+    negation_pattern = re.compile(r"[不没沒]")
     cancel_pattern, cancelled = _CANCEL, "取消了"
     kind_patterns = _KINDS
     weekdays = "一二三四五六日天"  # 星期一 is Monday; 星期日 and 星期天 are Sunday

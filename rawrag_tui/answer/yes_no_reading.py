@@ -1,0 +1,141 @@
+"""Yes-or-no questions about now: read again over the latest statement alone.
+
+Asked "Does Hannah still live in York?", "Is Sam still working at Aer
+Lingus?" or "Does Daniel still support Chelsea?" over evidence that holds
+the move, the new job and the switch, the bundled 0.5B reader answered with
+the state the question names ("Yes", "Sam is still working at Aer Lingus.")
+on 10 of the 12 such questions of bench/data/yes-no.json about a state that
+had changed, and the 1.5B Coder on 11: a small reader agrees with the
+question. Asked the same question over the message that says how things
+stand now, alone, it answered from it 3 times of 4 in a probe ("Hannah
+lives in Manchester.", "Daniel does not support Chelsea.").
+
+So, for a question its language's module calls yes-or-no about how things
+stand (``lang.asks_yes_no``: a present or future auxiliary first in English,
+not "Would ...?"; a question without a question word in German and
+Japanese; 吗 or an A-不-A form in Chinese) and that does not ask about the
+past, once the reader has answered it reads the question again over one
+message: of the evidence messages of the conversation (or of another
+between the same people) that first names what the question names (shares
+a subject term with it: its people's names, the words that only ask whether
+a state goes on, "still", "noch", 还, まだ, and terms most of the evidence
+holds left out), sent on a later day than that first message, the one
+closest to the question in meaning (the home's embedder, names left out, at
+least :data:`FLOOR`). The second answer replaces the first where it is an
+answer (not empty, not "not in your history", not only a chat member's name,
+the conversation's title or the question's own names, not about another
+person of the chat than the one asked about) and differs from it; the first stays in the note. An
+answer the ``repeats_question`` check turned into "not in your history"
+("Biscuit", asked whether her cat is still called Biscuit) is read again the
+same way, and stays unknown unless the second reading answers.
+
+No word of any language is read here: which messages are later is their
+send time, the subject terms and the question's form are each language's
+own (rawrag_tui/lang). Turned off by leaving ``yes_no_reading`` out of
+``[answer] checks``. Measured in docs/answers.md ("Yes-or-no questions about
+a changed fact").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import lang
+from ..lang import query_terms
+from ..search.types import EvidenceMessage
+from .checks.repeats_question import repeats_question
+from .evidence import EvidenceViews
+from .later_reading import alone, only_people
+from .packing import render
+from .prompts import is_abstention
+
+#: The setting's name for this step (``[answer] checks``).
+NAME = "yes_no_reading"
+#: The share of the evidence's messages a term may be in and still name what a question asks.
+COMMON = 0.25
+#: How many messages a term may be in, whatever the share, in a short evidence.
+FEW = 3
+#: The least cosine with the question the latest statement needs to be read.
+FLOOR = 0.25
+
+
+@dataclass(frozen=True)
+class YesNoReading:
+    """The second answer and the messages (1-based, the evidence's numbering) it was read from."""
+
+    text: str
+    messages: list[int]
+
+
+def _day(m: EvidenceMessage) -> str:
+    return (m.timestamp or "")[:10]
+
+
+def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
+                     closeness: Callable[[list[EvidenceMessage]], np.ndarray],
+                     same_people: Callable[[int], frozenset[int]] = alone) -> int | None:
+    """The 1-based number of the evidence message a yes-or-no ``question`` is read
+    again over (see the module's doc), or None."""
+    terms = views.subject(question, messages) - lang.of(question).continuation_terms(question)
+    # A term most messages hold names nothing (a CJK bigram of a verb ending: "ます").
+    terms = {t for t in terms if sum(t in views(m).stems for m in messages) <= max(len(messages) * COMMON, FEW)}
+    naming = [m for m in messages if m.timestamp and terms & views(m).stems]
+    if not naming:
+        return None
+    first = min(naming, key=lambda m: m.timestamp or "")
+    circle = {first.conversation_id, *same_people(first.conversation_id)}
+    later = [n for n, m in enumerate(messages, 1)
+             if m.conversation_id in circle and m.timestamp and _day(m) > _day(first)]
+    if not later:
+        return None
+    near = closeness([messages[n - 1] for n in later])
+    best = int(np.argmax(near))
+    return later[best] if float(near[best]) >= FLOOR else None
+
+
+def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
+                read: Callable[[str], str], closeness: Callable[[list[EvidenceMessage]], np.ndarray],
+                latest: Collection[int] = (),
+                same_people: Callable[[int], frozenset[int]] = alone) -> YesNoReading | None:
+    """The reader's answer to a yes-or-no ``question`` from the latest statement
+    of ``messages`` where it stands (see the module's doc), else None. ``read``
+    answers an evidence block (the same prompt as the first reading, other
+    messages); ``closeness``: each message's cosine with the question (the home's
+    embedder, names left out); ``latest``: ids marked newest on their subject."""
+    if not lang.asks_yes_no(question) or lang.denies(question, first):
+        return None  # a "No" disagrees with the question already: the reader did not just agree
+    number = latest_statement(question, messages, views, closeness, same_people)
+    if number is None:
+        return None
+    chosen = [messages[number - 1]]
+    text, _ = render(chosen, {m.message_id: views(m).body for m in chosen}, set(latest))
+    second = read(text).strip()
+    if (not second or is_abstention(second) or _same(second, first) or only_people(second, messages)
+            or about_someone_else(question, second, messages) or _same(second, chosen[0].conversation)
+            or repeats_question(question, second)):
+        return None
+    return YesNoReading(second, [number])
+
+
+def about_someone_else(question: str, answer: str, messages: Sequence[EvidenceMessage]) -> bool:
+    """Whether ``answer`` names a person of the chat the question does not and none it
+    does: asked whether Hannah still works at Boots, "Marcus is still working at Boots."
+    """
+    people = {m.speaker for m in messages if m.speaker}
+    asked = {p for p in people if query_terms(p) & query_terms(question)}
+    said = {p for p in people if query_terms(p) & query_terms(answer)}
+    return bool(asked and said) and not said & asked
+
+
+def explain(first: str, reading: YesNoReading) -> str:
+    """The note under the answer: what the reader said first, and what it read again."""
+    read = ", ".join(f"[{n}]" for n in reading.messages)
+    return (f'the reader said "{first}"; read again from the latest message{"s" if len(reading.messages) != 1 else ""}'
+            f" on this, {read}")
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.casefold().split()).strip(" .!") == " ".join(b.casefold().split()).strip(" .!")

@@ -1,0 +1,175 @@
+"""Yes-or-no questions about now (answer/yes_no_reading.py): "Does Hannah still live in York?"
+
+A small reader agrees with the state a yes-or-no question names, whatever the evidence says after
+it; read again over the latest statement alone it answers from that. The step's rules with a
+scripted reader double, the language modules' question forms, and the bundled reader on a real store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rawrag_tui import lang
+from rawrag_tui.answer import yes_no_reading
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.settings import ANSWER_CHECKS
+from tests.conftest import needs_bundled_reader
+from tests.test_later_reading import Answers, ListHistory, msg, read_by, result
+
+HANNAH = [
+    msg(1, "York is freezing and gorgeous as ever, I love living here.", "2025-02-09T19:00:00", "Hannah"),
+    msg(2, "Jealous. London is just grey and damp.", "2025-02-09T19:02:00", "Marcus"),
+    msg(3, "Yes! Dress bought for Zoe's wedding.", "2025-10-19T20:00:00", "Hannah"),
+    msg(4, "Happy new year! We live in Manchester now, in a little terrace in Chorlton, and love it.",
+        "2026-01-18T10:00:00", "Hannah"),
+]
+OTHER_CHAT = msg(5, "Still in York, still freezing!", "2026-05-01T09:00:00", "Bea", conv=2)
+
+
+@pytest.mark.parametrize(("question", "yes_no"), [
+    ("Does Hannah still live in York?", True),
+    ("Is Tiago still dating Sofia?", True),
+    ("Will Sam run the Dublin Marathon?", True),
+    ("Which city does Hannah live in?", False),
+    ("Would Melanie enjoy Vivaldi?", False),          # a hypothetical: no state to have changed
+    ("Wohnt Lena noch in Köln?", True),
+    ("In welcher Stadt wohnt Lena?", False),
+    ("Würde Lena nach Köln ziehen?", False),
+    ("李娜还住在成都吗？", True),
+    ("陈浩是不是在字节跳动工作？", True),
+    ("李娜现在住在哪个城市？", False),
+    ("翔太はまだ横浜に住んでいますか？", True),
+    ("翔太は今どこに住んでいますか？", False),
+])
+def test_each_language_says_which_questions_are_yes_or_no(question, yes_no):
+    assert lang.asks_yes_no(question) is yes_no
+
+
+@pytest.mark.parametrize(("question", "answer", "no"), [
+    ("Does Hannah still live in York?", "No", True),
+    ("Does Hannah still live in York?", "Daniel does not support Chelsea.", True),
+    ("Does Hannah still live in York?", "Yes", False),
+    ("Does Hannah still live in York?", "Hannah lives in Manchester.", False),
+    ("Wohnt Lena noch in Köln?", "Nein, in Hamburg.", True),
+    ("Wohnt Lena noch in Köln?", "No", True),          # a reader often answers in English
+    ("李娜还住在成都吗？", "不是，她搬到杭州了", True),
+    ("李娜还住在成都吗？", "是", False),
+    ("翔太はまだ横浜に住んでいますか？", "いいえ", True),
+    ("翔太はまだ横浜に住んでいますか？", "はい", False),
+])
+def test_each_language_says_which_answers_say_no(question, answer, no):
+    assert lang.denies(question, answer) is no
+
+
+def test_the_words_asking_whether_a_state_goes_on_name_no_subject():
+    assert lang.of("Is Priya still vegetarian?").continuation_terms("Is Priya still vegetarian?") == {"still"}
+    assert lang.of("Wohnt Lena noch in Köln?").continuation_terms("Wohnt Lena noch in Köln?") == {"noch"}
+    assert "成都" not in lang.of("李娜还住在成都吗？").continuation_terms("李娜还住在成都吗？")
+    assert "还住" in lang.of("李娜还住在成都吗？").continuation_terms("李娜还住在成都吗？")
+
+
+def by_text(scores):
+    """Closeness to the question, scripted by a fragment of each message."""
+    def closeness(messages):
+        return np.array([next((s for frag, s in scores.items() if frag in m.text), 0.0) for m in messages])
+    return closeness
+
+
+def test_the_latest_statement_is_the_closest_message_sent_after_the_first_that_names_it():
+    closeness = by_text({"Chorlton": 0.4, "Dress": 0.2, "London": 0.5})
+    views = EvidenceViews()
+    # "York" is first named by [1]; of the later days' messages of that chat, the move is the closest.
+    # Marcus's reply is closer, but the same day: it answers [1], it does not follow it.
+    assert yes_no_reading.latest_statement("Does Hannah still live in York?", [*HANNAH, OTHER_CHAT], views,
+                                           closeness) == 4
+    # Nothing is said after the day it was first named: nothing to read again.
+    assert yes_no_reading.latest_statement("Does Hannah still live in York?", HANNAH[:2], views, closeness) is None
+    # No message names what the question does.
+    assert yes_no_reading.latest_statement("Does Hannah still play the cello?", HANNAH, views, closeness) is None
+    # Far from the question by meaning: not a statement about it.
+    assert yes_no_reading.latest_statement("Does Hannah still live in York?", HANNAH, views,
+                                           by_text({"Chorlton": 0.1})) is None
+
+
+def test_the_second_reading_replaces_the_first_where_it_answers_otherwise():
+    reader = Answers("Hannah lives in Manchester.")
+    closeness = by_text({"Chorlton": 0.4})
+    found = yes_no_reading.read_yes_no("Does Hannah still live in York?", "Yes", HANNAH, EvidenceViews(),
+                                       read_by(reader), closeness)
+    assert found is not None and found.text == "Hannah lives in Manchester." and found.messages == [4]
+    assert len(reader.prompts) == 1 and "Chorlton" in reader.prompts[0] and "York is" not in reader.prompts[0]
+    assert yes_no_reading.explain("Yes", found) == (
+        'the reader said "Yes"; read again from the latest message on this, [4]')
+    # The same answer, none, a chat member's name, an answer about him, the conversation's title,
+    # the question's own name.
+    for second in ("Yes", "yes.", NOT_IN_HISTORY, "Marcus", "Marcus still lives in York.", "", "chat 1", "York"):
+        assert yes_no_reading.read_yes_no("Does Hannah still live in York?", "Yes", HANNAH, EvidenceViews(),
+                                          read_by(Answers(second)), closeness) is None, second
+    # A first answer that says no already disagrees with the question: nothing is read.
+    for first in ("No", "Hannah doesn't live in York.", "Nope"):
+        reader = Answers("Hannah lives in York.")
+        assert yes_no_reading.read_yes_no("Does Hannah still live in York?", first, HANNAH, EvidenceViews(),
+                                          read_by(reader), closeness) is None and reader.prompts == []
+    # Not a yes-or-no question: nothing is read.
+    reader = Answers("Manchester")
+    assert yes_no_reading.read_yes_no("Which city does Hannah live in?", "York", HANNAH, EvidenceViews(),
+                                      read_by(reader), closeness) is None
+    assert reader.prompts == []
+
+
+def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
+    reader = Answers("Yes", "No, Hannah lives in Manchester now.")
+    ans = answer_question("Does Hannah still live in York?", result(*HANNAH), lambda: reader, date="2026-04-01",
+                          prompt_style="plain", history=ListHistory(embedder, HANNAH))
+    assert ans.answer == "No, Hannah lives in Manchester now." and ans.reader_said == "Yes"
+    assert ans.correction.startswith('the reader said "Yes"; read again from the latest message on this, [')
+    assert [c.how for c in ans.citations] == ["read"] and "Chorlton" in ans.citations[0].text
+    assert len(reader.prompts) == 2 and "York is" not in reader.prompts[1]
+
+
+def test_an_answer_that_repeats_the_question_is_read_again_and_otherwise_stays_unknown(embedder):
+    # "York" only repeats the question: "not in your history" (answer/checks/repeats_question.py),
+    # unless the latest statement answers.
+    reader = Answers("York", "No, she moved to Manchester.")
+    ans = answer_question("Does Hannah still live in York?", result(*HANNAH), lambda: reader, date="2026-04-01",
+                          prompt_style="plain", history=ListHistory(embedder, HANNAH))
+    assert ans.answer == "No, she moved to Manchester." and ans.reader_said == "York"
+    reader = Answers("York", "York")
+    ans = answer_question("Does Hannah still live in York?", result(*HANNAH), lambda: reader, date="2026-04-01",
+                          prompt_style="plain", history=ListHistory(embedder, HANNAH))
+    assert ans.answer == NOT_IN_HISTORY and ans.reader_said == "York" and len(reader.prompts) == 2
+
+
+def test_left_out_of_the_checks_or_asked_about_the_past_it_does_not_read_again(embedder):
+    for question, checks in (
+            ("Does Hannah still live in York?", tuple(c for c in ANSWER_CHECKS if c != yes_no_reading.NAME)),
+            ("Does Hannah still live in York?", ()),
+            ("Did Hannah live in York?", None)):
+        reader = Answers("Yes", "No")
+        ans = answer_question(question, result(*HANNAH), lambda r=reader: r, date="2026-04-01",
+                              prompt_style="plain", checks=checks, history=ListHistory(embedder, HANNAH))
+        assert ans.answer == "Yes" and not ans.reader_said, (question, checks)
+        # (Without the step, later_reading may read again; its gates keep "Yes": "No" no later line says.)
+        assert len(reader.prompts) == 1 or checks
+
+
+CHANGED_FACTS = Path(__file__).resolve().parent.parent / "bench" / "data" / "changed-facts.json"
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_read_again_answers_from_the_latest_statement(open_memory, tmp_path):
+    # The English changed-facts chats (bench/data): Hannah wrote from York, then Leeds, and since
+    # January 2026 from Chorlton, Manchester.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(CHANGED_FACTS, "locomo")
+    answer = mem.ask("Does Hannah still live in York?", date="2026-04-12")
+    # The first reading agrees with the question; the second, over the move alone, does not.
+    assert answer.reader_said.strip(" .").lower() == "yes", answer.reader_said
+    assert "Manchester" in answer.answer or answer.answer.lower().startswith("no"), answer.answer
+    assert "read again from the latest message on this" in answer.correction
+    assert [c.how for c in answer.citations] == ["read"] and "Chorlton" in answer.citations[0].text
