@@ -110,6 +110,10 @@ def test_the_second_reading_replaces_the_first_where_it_answers_otherwise():
     for second in ("Yes", "yes.", NOT_IN_HISTORY, "Marcus", "Marcus still lives in York.", "", "chat 1", "York"):
         assert yes_no_reading.read_yes_no("Does Hannah still live in York?", "Yes", HANNAH, EvidenceViews(),
                                           read_by(Answers(second)), closeness) is None, second
+    # A first answer the latest statement already says (its own words, beyond the question's): nothing is read.
+    reader = Answers("Hannah lives in York.")
+    assert yes_no_reading.read_yes_no("Does Hannah still live in York?", "She lives in Manchester.", HANNAH,
+                                      EvidenceViews(), read_by(reader), closeness) is None and reader.prompts == []
     # A first answer that says no already disagrees with the question: nothing is read.
     for first in ("No", "Hannah doesn't live in York.", "Nope"):
         reader = Answers("Hannah lives in York.")

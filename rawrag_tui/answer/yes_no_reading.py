@@ -12,22 +12,25 @@ lives in Manchester.", "Daniel does not support Chelsea.").
 
 So, for a question its language's module calls yes-or-no about how things
 stand (``lang.asks_yes_no``: a present or future auxiliary first in English,
-not "Would ...?"; a question without a question word in German and
-Japanese; 吗 or an A-不-A form in Chinese) and that does not ask about the
-past, once the reader has answered it reads the question again over one
-message: of the evidence messages of the conversation (or of another
-between the same people) that first names what the question names (shares
-a subject term with it: its people's names, the words that only ask whether
-a state goes on, "still", "noch", 还, まだ, and terms most of the evidence
-holds left out), sent on a later day than that first message, the one
-closest to the question in meaning (the home's embedder, names left out, at
-least :data:`FLOOR`). The second answer replaces the first where it is an
-answer (not empty, not "not in your history", not only a chat member's name,
-the conversation's title or the question's own names, not about another
-person of the chat than the one asked about) and differs from it; the first stays in the note. An
-answer the ``repeats_question`` check turned into "not in your history"
-("Biscuit", asked whether her cat is still called Biscuit) is read again the
-same way, and stays unknown unless the second reading answers.
+not "Would ...?"; a question without a question word in German and Japanese;
+吗 or an A-不-A form in Chinese) and that does not ask about the past, once
+the reader has answered without saying no (``lang.denies``) it reads the
+question again over one message: of the evidence messages of the
+conversation (or of another between the same people) that first names what
+the question names (shares a subject term with it: its people's names, the
+words that only ask whether a state goes on, "still", "noch", 还, まだ, and
+terms most of the evidence holds left out), sent on a later day than that
+first message, the one closest to the question in meaning (the home's
+embedder, names left out, at least :data:`FLOOR`), unless it already holds
+the first answer's own words ("Jordan lives in Lisbon.", asked whether
+Jordan still lives in Berlin). The second answer replaces the first where it
+is an answer (not empty, not "not in your history", not only a chat member's
+name, the conversation's title or the question's own names, not about
+another person of the chat than the one asked about) and differs from it;
+the first stays in the note. An answer the ``repeats_question`` check turned
+into "not in your history" ("Biscuit", asked whether her cat is still called
+Biscuit) is read again the same way, and stays unknown unless the second
+reading answers.
 
 No word of any language is read here: which messages are later is their
 send time, the subject terms and the question's form are each language's
@@ -47,6 +50,7 @@ from .. import lang
 from ..lang import query_terms
 from ..search.types import EvidenceMessage
 from .checks.repeats_question import repeats_question
+from .checks.support import match_sources
 from .evidence import EvidenceViews
 from .later_reading import alone, only_people
 from .packing import render
@@ -111,6 +115,8 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
     if number is None:
         return None
     chosen = [messages[number - 1]]
+    if match_sources(first, question, chosen, views):
+        return None  # the first answer already says what that message says ("Jordan lives in Lisbon.")
     text, _ = render(chosen, {m.message_id: views(m).body for m in chosen}, set(latest))
     second = read(text).strip()
     if (not second or is_abstention(second) or _same(second, first) or only_people(second, messages)
