@@ -143,7 +143,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
         later, chosen = [later[chosen.index(last)]], [last]
     text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen}, latest)
     second = read(text).strip()
-    if (not second or is_abstention(second) or _same(second, first) or restates(question, second, first)
+    if (not second or is_abstention(second) or same_answer(second, first) or restates(question, second, first)
             or only_people(second, messages)):
         return None
     supported = match_sources(second, question, numbered, views)
@@ -180,5 +180,6 @@ def explain(first: str, reading: LaterReading) -> str:
     return f"{again} of that conversation, it answered from {now}"
 
 
-def _same(a: str, b: str) -> bool:
-    return " ".join(a.casefold().split()).strip(" .") == " ".join(b.casefold().split()).strip(" .")
+def same_answer(a: str, b: str, ends: str = " .") -> bool:
+    """Whether two answers are the same words, case, spacing and the ``ends`` around them aside."""
+    return " ".join(a.casefold().split()).strip(ends) == " ".join(b.casefold().split()).strip(ends)

@@ -19,7 +19,7 @@ class Citation:
     #: "cited": the reader wrote [n]; "matched": a reader too small to cite
     #: (prompt "plain") answered, and this message shares the answer's words;
     #: "stated": the message states the date that replaced the reader's answer;
-    #: "read": a yes-or-no question was read again over this message, among the latest.
+    #: "read": a yes-or-no question was read again over this message, its latest statement.
     how: str = "cited"
 
     @classmethod

@@ -52,7 +52,7 @@ from ..search.types import EvidenceMessage
 from .checks.repeats_question import repeats_question
 from .checks.support import match_sources
 from .evidence import EvidenceViews
-from .later_reading import alone, only_people
+from .later_reading import alone, only_people, same_answer
 from .packing import render
 from .prompts import is_abstention
 
@@ -119,8 +119,8 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
         return None  # the first answer already says what that message says ("Jordan lives in Lisbon.")
     text, _ = render(chosen, {m.message_id: views(m).body for m in chosen}, set(latest))
     second = read(text).strip()
-    if (not second or is_abstention(second) or _same(second, first) or only_people(second, messages)
-            or about_someone_else(question, second, messages) or _same(second, chosen[0].conversation)
+    if (not second or is_abstention(second) or same_answer(second, first, " .!") or only_people(second, messages)
+            or about_someone_else(question, second, messages) or same_answer(second, chosen[0].conversation, " .!")
             or repeats_question(question, second)):
         return None
     return YesNoReading(second, [number])
@@ -137,11 +137,5 @@ def about_someone_else(question: str, answer: str, messages: Sequence[EvidenceMe
 
 
 def explain(first: str, reading: YesNoReading) -> str:
-    """The note under the answer: what the reader said first, and what it read again."""
-    read = ", ".join(f"[{n}]" for n in reading.messages)
-    return (f'the reader said "{first}"; read again from the latest message{"s" if len(reading.messages) != 1 else ""}'
-            f" on this, {read}")
-
-
-def _same(a: str, b: str) -> bool:
-    return " ".join(a.casefold().split()).strip(" .!") == " ".join(b.casefold().split()).strip(" .!")
+    """The note under the answer: what the reader said first, and the message it read again."""
+    return f'the reader said "{first}"; read again from the latest message on this, [{reading.messages[0]}]'
