@@ -155,7 +155,8 @@ def already_asked(path: Path | None, store: str, reader: str) -> dict[tuple[str,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lang", default="en,zh,ja,de",
-                    help="comma-separated: en, zh, ja, de, assistant (English, a ChatGPT export)")
+                    help="comma-separated: en, zh, ja, de, assistant (English, a ChatGPT export), "
+                    "fresh (English, written after the code and never tuned on)")
     ap.add_argument("--haystack", action="store_true", help="one store with long unrelated conversations added")
     ap.add_argument("--profile", default=None, help="model profile (default: the home's, bundled)")
     ap.add_argument("--reader-gguf", type=Path, help="a GGUF reader file ([models] reader_model)")

@@ -34,7 +34,7 @@ _spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "c
 score = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(score)
 
-LANGS = ("en", "zh", "ja", "de", "assistant")  # assistant: one English ChatGPT history
+LANGS = ("en", "zh", "ja", "de", "assistant", "fresh")  # assistant: one English ChatGPT history; fresh: English, unseen
 KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
 CUE = {
     "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
@@ -44,11 +44,11 @@ CUE = {
     "de": re.compile(r"umgezogen|umziehen|umzug|gezogen|verschoben|verschieben|verlegt|abgesagt|absagen|"
                      r"storniert|jetzt|nicht mehr|stattdessen|gewechselt|wechsel|gekündigt|getrennt", re.IGNORECASE),
 }
-CUE["assistant"] = CUE["en"]
+CUE["assistant"] = CUE["fresh"] = CUE["en"]
 SETS = {lang: score.load(lang) for lang in LANGS}
-MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46}  # turns per file; update with the sets
+MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270}  # turns per file; update with the sets
 #: The language each set's samples are written in.
-WRITTEN_IN = {"assistant": "en"}
+WRITTEN_IN = {"assistant": "en", "fresh": "en"}
 
 
 def turns(sample: dict, resolved: bool = False) -> dict[str, tuple]:
