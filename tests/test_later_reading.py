@@ -209,24 +209,6 @@ def test_a_first_answer_a_later_message_still_says_is_not_read_again():
     assert reader.prompts == []
 
 
-def test_a_first_answer_from_the_message_marked_latest_on_its_subject_is_not_read_again():
-    # The timeline compared the later lines with it by meaning and found none on
-    # its subject: a second reading would pick a city from another subject.
-    moved = [msg(1, "Day four in Braga and the cafe downstairs already knows my order.", "2025-07-06T10:00:00",
-                 "Beatriz"),
-             msg(2, "About Lyon: I've cancelled my flight, I'm so sorry.", "2025-09-21T19:00:00", "Callum"),
-             msg(3, "Don't be! Lyon has been there since the Romans, it can wait.", "2025-09-21T19:02:00",
-                 "Beatriz")]
-    reader = Answers("Lyon")
-    question = "Which city does Beatriz live in now?"
-    assert later_reading.read_later(question, "Braga", [1], moved, EvidenceViews(), read_by(reader), LEVEL,
-                                    latest={1}) is None
-    assert reader.prompts == []
-    # Not marked (no history, or the timeline joined it to nothing): read again as before.
-    found = later_reading.read_later(question, "Braga", [1], moved, EvidenceViews(), read_by(reader), LEVEL)
-    assert found is not None and found.text == "Lyon"
-
-
 def test_a_second_answer_that_only_names_a_person_of_the_chat_is_not_taken():
     assert later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
                                     read_by(Answers("Jess")), LEVEL) is None

@@ -16,12 +16,7 @@ the same people: a ChatGPT export's later threads) that are later than every
 message supporting its answer (the ones it cited, or that share its words).
 Not where a later message still says the first answer (shares its words and
 holds its numbers, answer/checks/support.py): then nothing later changed
-it. Nor where a message it comes from is one the timeline marked the latest
-on its subject (answer/timeline.py): the later messages were compared with
-it by meaning already, and none was on its subject; a second reading there
-picks a value of the same kind from another subject ("Which city does
-Beatriz live in now?" "Braga", from "Day four in Braga", marked latest, read
-again from the seven lines after it: "Lyon", a trip she had called off). The second answer replaces the first only where it is an answer a later
+it. The second answer replaces the first only where it is an answer a later
 message supports, differs from the first, is no restatement of the question
 (it shares none of the question's terms: "Priya's job is a bus driver."),
 is not only the name of a person in the chat (asked for Hannah's cat, the
@@ -124,18 +119,16 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     block (the same prompt as the first reading, other messages);
     ``closeness``: each message's cosine with the question (the home's
     embedder, names left out: answer/history.py); ``latest``: ids marked
-    newest on their subject (a first answer from one stands; the later ones are marked again); ``same_people``: the conversations
+    newest on their subject, marked again; ``same_people``: the conversations
     between the same people as one (answer/history.py), whose later messages
     count too."""
     if lang.asks_when(question) or answer_value(first) is not None:
         return None
-    first_sources = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
-    if any(m.message_id in latest for m in first_sources):
-        return None  # the timeline found nothing later on its subject
     later = later_than_sources(sources, messages, same_people)
     if not later:
         return None
     chosen = [messages[n - 1] for n in later]
+    first_sources = [messages[n - 1] for n in sources if 0 < n <= len(messages)]
     cited_in = {m.conversation_id for m in first_sources}
     still = match_sources(first, question, chosen, views)
     if still:
