@@ -35,6 +35,19 @@ def test_an_answer_of_the_question_s_own_names_or_characters_repeats_it(question
     assert repeats_question(question, said) is repeats
 
 
+@pytest.mark.parametrize(("question", "said", "repeats"), [
+    # Asked about an earlier state, any word of the question is the later state it names
+    # (the bundled reader's answers on bench/data/changed-facts-fresh.json and -de.json).
+    ("Which hobby did Hattie do before pottery?", "pottery", True),
+    ("Wo hat Anna gearbeitet, bevor sie zur Bahn ging?", "Anna gearbeitet vor sie zur Bahn ging.", True),
+    ("Which hobby did Hattie do before pottery?", "salsa", False),
+    ("Wo hat Anna gearbeitet, bevor sie zur Bahn ging?", "Bei Siemens", False),
+])
+def test_asked_about_an_earlier_state_any_word_of_the_question_repeats_it(question, said, repeats):
+    assert repeats_question(question, said, earlier=True) is repeats
+    assert not repeats_question(question, said)  # not names: left alone where the question asks about now
+
+
 DOG = [EvidenceMessage(1, "m1", 1, "Mehmet & Anna", 1, "2025-03-01T10:00:00", "Mehmet", "user",
                        "Ich bin jetzt in Leipzig, direkt am Kanal"),
        EvidenceMessage(2, "m2", 1, "Mehmet & Anna", 2, "2025-03-01T10:01:00", "Anna", "user",

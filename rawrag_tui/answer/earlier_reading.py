@@ -109,7 +109,7 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     people, ``views.circle``) sent before it, or where it
     holds none, those ``before`` gives (the history's, just before it), the
     latest of them that ``fits`` the reader's budget."""
-    if not repeats_question(question, first):
+    if not repeats_question(question, first, earlier=True):
         return None
     named = first_naming(first, messages, views)
     if not named:
@@ -151,7 +151,7 @@ def _read_part(question: str, pool: dict[int, EvidenceMessage], messages: Sequen
         chosen = chosen[1:]
         text, numbered = render(chosen, bodies)
     second = read(text).strip()
-    if (not second or is_abstention(second) or repeats_question(question, second)
+    if (not second or is_abstention(second) or repeats_question(question, second, earlier=True)
             or only_people(second, messages)):
         return None
     supported = match_sources(second, question, numbered, views)

@@ -11,7 +11,9 @@ not, and reads as a fact: the person's name given as the dog's. So it becomes
 No word of any language is read: names are the capitalised words that do not
 start a sentence (answer/unknown.py), CJK text is compared by characters.
 An answer that repeats a question's *ordinary* words is left alone: "National
-park" answers "a national park or a theme park?". Measured on the LoCoMo dev
+park" answers "a national park or a theme park?"; unless the question asks
+about an earlier state, where any word of it is the later state it names
+("Which hobby did Hattie do before pottery?" "pottery"). Measured on the LoCoMo dev
 conversation's answers at 4dbce1c (docs/answers.md): 3 of 152 answers are only
 the question's names ("Caroline" to "What is Caroline's identity?"), all with
 F1 0; no right answer of the LoCoMo or changed-facts sets is one.
@@ -34,9 +36,14 @@ from .base import Correction
 NAME = "repeats_question"
 
 
-def repeats_question(question: str, said: str) -> bool:
+def repeats_question(question: str, said: str, earlier: bool = False) -> bool:
     """Whether ``said`` holds nothing but the question's names, or, in CJK
-    text, nothing but the question's own characters."""
+    text, nothing but the question's own characters. ``earlier``: the question
+    asks about a state earlier than the latest (answer/timeline.py), and then
+    any of its words counts, not only its names: asked "Which hobby did Hattie
+    do before pottery?", "pottery" is the later state the question names, as
+    "Corrib Labs" is asked where Sam worked before Corrib Labs (no "a or b?"
+    choice among its own words is asked that way)."""
     text = said.strip()
     if not text:
         return False
@@ -45,8 +52,11 @@ def repeats_question(question: str, said: str) -> bool:
         return bool(characters) and characters <= set(question)
     language = lang.of(question)
     terms = {term for _, _, word, term in language.tokens(text) if language.is_content(word)}
-    names = {term for name in named(question) for _, _, _, term in language.tokens(name)}
-    return bool(terms) and terms <= names
+    if earlier:
+        asked = {term for _, _, word, term in language.tokens(question) if language.is_content(word)}
+    else:
+        asked = {term for name in named(question) for _, _, _, term in language.tokens(name)}
+    return bool(terms) and terms <= asked
 
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
@@ -54,7 +64,7 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           earlier: bool = False, latest: Collection[int] = (),
           replaced: Sequence[EvidenceMessage] = ()) -> Correction | None:
     """"Not in your history" for an answer that only repeats the question, else None."""
-    return Correction(0, NOT_IN_HISTORY) if repeats_question(question, said) else None
+    return Correction(0, NOT_IN_HISTORY) if repeats_question(question, said, earlier) else None
 
 
 def explain(answer: str, correction: Correction) -> str:
