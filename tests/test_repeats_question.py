@@ -95,3 +95,22 @@ def test_the_later_state_a_question_about_an_earlier_one_names_is_not_in_your_hi
     answer = answer_question(question, result, lambda: reader, prompt_style="plain")
     assert answer.answer == NOT_IN_HISTORY and answer.reader_said == "Glasgow" and len(reader.prompts) == 1
     assert answer.correction == 'the reader said "Glasgow", which only repeats the question'
+
+
+HATTIE = [EvidenceMessage(i, f"m{i}", 1, "Hattie & Kofi", i, ts, who, "user", text) for i, ts, who, text in [
+    (1, "2025-05-11T21:15:00", "Hattie", "Also I've started salsa on Thursdays, I'm terrible and I love it."),
+    (2, "2025-12-14T10:30:00", "Hattie", "I don't do salsa any more. Thursdays are pottery now."),
+]]
+
+
+def test_asked_about_an_earlier_state_a_lowercase_word_of_the_question_is_not_in_your_history():
+    # "pottery" is no name, yet the question names it as the later state: the
+    # check is told the question asks about an earlier one (answer/reading.py).
+    question = "Which hobby did Hattie do before pottery?"
+    result = SearchResult(question, "hybrid", [Hit(1, 1, "Hattie & Kofi", 1, "", messages=HATTIE)],
+                          {"total": 0.0})
+    answer = answer_question(question, result, lambda: OneAnswer("pottery"), prompt_style="plain")
+    assert answer.answer == NOT_IN_HISTORY and answer.reader_said == "pottery"
+    now = answer_question("Which hobby does Hattie do now, pottery or salsa?", result,
+                          lambda: OneAnswer("pottery"), prompt_style="plain")
+    assert now.answer == "pottery"  # about now, a word of the question may be the answer
