@@ -34,7 +34,8 @@ _spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "c
 score = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(score)
 
-LANGS = ("en", "zh", "ja", "de", "assistant", "fresh")  # assistant: one English ChatGPT history; fresh: English, unseen
+#: assistant: one English ChatGPT history; fresh: English, written without reading the answer code.
+LANGS = ("en", "zh", "ja", "de", "assistant", "fresh")
 KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
 CUE = {
     "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
@@ -46,7 +47,8 @@ CUE = {
 }
 CUE["assistant"] = CUE["fresh"] = CUE["en"]
 SETS = {lang: score.load(lang) for lang in LANGS}
-MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270}  # turns per file; update with the sets
+#: Turns per file; update with the sets.
+MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270}
 #: The language each set's samples are written in.
 WRITTEN_IN = {"assistant": "en", "fresh": "en"}
 
