@@ -44,6 +44,8 @@ DATA = Path(__file__).resolve().parent / "data"
 #: Words that say a fact changed, per language: a note's ``cue`` is whether its
 #: latest statement holds one (tests/test_changed_facts_set.py checks the same).
 CUE = {
+    "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
+                     r"any ?more|switch\w*|cancel\w*|called off|pushed back)\b", re.IGNORECASE),
     "zh": re.compile(r"搬|换|改|取消|推迟|延期|提前|不再|现在|已经|辞职|跳槽|分手|退赛"),
     "ja": re.compile(r"引っ越|変更|変え|変わ|延期|中止|キャンセル|転職|辞め|別れ|今は|もう|やめ|ずれ"),
     "de": re.compile(r"umgezogen|umziehen|umzug|gezogen|verschoben|verschieben|verlegt|abgesagt|absagen|"
@@ -51,14 +53,29 @@ CUE = {
 }
 
 
-def conversation(a: str, b: str, sessions: list[tuple[str, list[tuple[str, str]]]]) -> dict:
+def labelled_conversation(a: str, b: str, sessions: list) -> tuple[dict, dict[str, str], dict[str, str]]:
+    """LoCoMo's conversation dict from (date, [(speaker, text[, label])]) sessions, with
+    label -> dia id (a note names its evidence by label) and dia id -> text."""
     conv: dict = {"speaker_a": a, "speaker_b": b}
+    where: dict[str, str] = {}
+    said: dict[str, str] = {}
     for number, (when, turns) in enumerate(sessions, 1):
         conv[f"session_{number}_date_time"] = when
-        conv[f"session_{number}"] = [
-            {"speaker": who, "dia_id": f"D{number}:{i}", "text": text} for i, (who, text) in enumerate(turns, 1)
-        ]
-    return conv
+        session = []
+        for index, (who, text, *label) in enumerate(turns, 1):
+            dia = f"D{number}:{index}"
+            session.append({"speaker": who, "dia_id": dia, "text": text})
+            said[dia] = text
+            if label and label[0]:
+                assert label[0] not in where, label[0]
+                where[label[0]] = dia
+        conv[f"session_{number}"] = session
+    return conv, where, said
+
+
+def conversation(a: str, b: str, sessions: list[tuple[str, list[tuple[str, str]]]]) -> dict:
+    """LoCoMo's conversation dict from (date, [(speaker, text)]) sessions."""
+    return labelled_conversation(a, b, sessions)[0]
 
 
 def sample(lang: str, sample_id: str, conv: dict, questions: list[dict], unanswerable: list[dict]) -> dict:

@@ -21,14 +21,15 @@ real roles). Notes as in ``bench/_make_changed_facts.py``.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
+
+from _make_changed_facts import CUE as CUE_BY_LANGUAGE
+from _make_changed_facts import labelled_conversation
 
 DATA = Path(__file__).resolve().parent / "data"
 
 #: Change words, as tests/test_changed_facts_set.py checks them for English.
-CUE = re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
-                 r"any ?more|switch\w*|cancel\w*|called off|pushed back)\b", re.IGNORECASE)
+CUE = CUE_BY_LANGUAGE["en"]
 
 U, A = "User", "ChatGPT"
 
@@ -222,18 +223,7 @@ UNANSWERABLE = [
 
 
 def build() -> dict:
-    conversation: dict = {"speaker_a": U, "speaker_b": A}
-    where: dict[str, str] = {}
-    text_of: dict[str, str] = {}
-    for number, (when, turns) in enumerate(THREADS, 1):
-        conversation[f"session_{number}_date_time"] = when
-        session = []
-        for index, (speaker, text, label) in enumerate(turns, 1):
-            dia = f"D{number}:{index}"
-            session.append({"speaker": speaker, "dia_id": dia, "text": text})
-            if label:
-                where[label], text_of[dia] = dia, text
-        conversation[f"session_{number}"] = session
+    conversation, where, text_of = labelled_conversation(U, A, THREADS)
     qa, notes = [], []
     for q, (question, answer, category, note, latest, stale, intermediate) in enumerate(QUESTIONS):
         latest_ids = [where[x] for x in latest]

@@ -26,34 +26,15 @@ worked out from the labels.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
+
+from _make_changed_facts import CUE as CUE_BY_LANGUAGE
+from _make_changed_facts import labelled_conversation
 
 DATA = Path(__file__).resolve().parent / "data"
 
 #: Change words, as tests/test_changed_facts_set.py checks them for English.
-CUE = re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
-                 r"any ?more|switch\w*|cancel\w*|called off|pushed back)\b", re.IGNORECASE)
-
-
-def conversation(a: str, b: str, sessions: list) -> tuple[dict, dict[str, str], dict[str, str]]:
-    """LoCoMo's conversation dict from (date, [(speaker, text[, label])]) sessions, with
-    label -> dia id and dia id -> text."""
-    conv: dict = {"speaker_a": a, "speaker_b": b}
-    where: dict[str, str] = {}
-    said: dict[str, str] = {}
-    for number, (when, turns) in enumerate(sessions, 1):
-        conv[f"session_{number}_date_time"] = when
-        session = []
-        for index, (who, text, *label) in enumerate(turns, 1):
-            dia = f"D{number}:{index}"
-            session.append({"speaker": who, "dia_id": dia, "text": text})
-            said[dia] = text
-            if label:
-                assert label[0] not in where, label[0]
-                where[label[0]] = dia
-        conv[f"session_{number}"] = session
-    return conv, where, said
+CUE = CUE_BY_LANGUAGE["en"]
 
 
 def q(question: str, answer: str, kind: str, latest: str, latest_at: list[str], stale: str, stale_at: list[str],
@@ -92,7 +73,7 @@ def sample(sample_id: str, chat: tuple, questions: list[dict], unanswerable: lis
 # -- fresh-1: Beatriz (Porto, then Braga) and Callum (Cardiff), friends --------
 
 BEA, CAL = "Beatriz", "Callum"
-CHAT_1 = conversation(BEA, CAL, [
+CHAT_1 = labelled_conversation(BEA, CAL, [
     ("8:20 pm on 2 February, 2025", [
         (CAL, "Bea! Happy belated birthday, did you get my voice note?"),
         (BEA, "I did, the singing was... brave. Thank you 😂"),
@@ -235,7 +216,7 @@ NONE_1 = [{"question": "What is the name of Callum's brother?", "absent": "broth
 # -- fresh-2: Greta (Aberdeen) and her brother Ewan (Utrecht) ------------------
 
 GRETA, EWAN = "Greta", "Ewan"
-CHAT_2 = conversation(GRETA, EWAN, [
+CHAT_2 = labelled_conversation(GRETA, EWAN, [
     ("6:50 pm on 16 March, 2025", [
         (GRETA, "Ewan! Mum says you haven't rung her in two weeks. Consider this your official warning."),
         (EWAN, "Guilty. I'll call her tonight. How's the granite city?"),
@@ -386,7 +367,7 @@ NONE_2 = [{"question": "Which instrument does Greta play?", "absent": "instrumen
 # -- fresh-3: Hattie (Valencia) and Kofi (Bologna, then Ferrara), former colleagues
 
 HATTIE, KOFI = "Hattie", "Kofi"
-CHAT_3 = conversation(HATTIE, KOFI, [
+CHAT_3 = labelled_conversation(HATTIE, KOFI, [
     ("9:15 pm on 11 May, 2025", [
         (KOFI, "Hattie! It's been ages. How's Valencia?"),
         (HATTIE, "Hot already! 27 degrees in May. What about you?"),
