@@ -189,6 +189,15 @@ class Memory:
         return what_is_searchable(self.store, query, self.settings.retrieval, mode, limit, candidates,
                                   lambda: self.embedder, self.reranker, self.auto_rerank_depth, scope)
 
+    def search_for_answer(self, question: str, *, mode: str | None = None, limit: int | None = None,
+                          filters: Filters | None = None) -> SearchResult:
+        """The search a question's answer reads from: :meth:`search` for the
+        question less the words that only ask whether a state goes on ("now",
+        "still": answer/history.py, ``as_searched``), as :meth:`ask` makes it."""
+        from .answer.history import as_searched
+
+        return self.search(as_searched(question), mode=mode, limit=limit, filters=filters)
+
     # -- ask -------------------------------------------------------------------
 
     @property
@@ -226,7 +235,7 @@ class Memory:
             hint = self.empty_hint()
             if hint:
                 raise UserError(hint)
-            result = self.search(question, mode=mode, limit=limit, filters=filters)
+            result = self.search_for_answer(question, mode=mode, limit=limit, filters=filters)
             if result.nothing_passes:  # said in one line; the reader is never loaded
                 from .answer.types import Answer
 

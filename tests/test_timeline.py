@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rawrag_tui.answer import timeline as timeline_module
 from rawrag_tui.answer.evidence import EvidenceViews
-from rawrag_tui.answer.history import StoreHistory, message_body, message_text, without_names
+from rawrag_tui.answer.history import StoreHistory, as_searched, message_body, message_text, without_names
 from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import select_evidence
@@ -279,10 +279,47 @@ def test_names_are_left_out_of_the_question_in_its_own_language():
     assert without_names("What is Priya's job?", {"Priya", "Daniel"}) == "What is job?"
     assert without_names("王芳的猫叫什么名字？", {"王芳", "李明"}) == "的猫叫什么名字？"
     assert without_names("佐藤さんの歯医者の予約はいつですか？", {"佐藤"}) == "さんの歯医者の予約はいつですか？"
-    assert without_names("Wo wohnt Jonas jetzt?", {"Jonas"}) == "Wo wohnt jetzt?"
+    assert without_names("Wo wohnt Jonas jetzt?", {"Jonas"}) == "Wo wohnt?"  # nor "jetzt": as_searched
     assert without_names("Where does Jess live?", {"Jess Okafor-Reid"}) == "Where does live?"
-    assert without_names("Is Sam still at Aer Lingus?", {"Samira"}) == "Is Sam still at Aer Lingus?"  # not a name here
+    assert without_names("Is Sam at Aer Lingus?", {"Samira"}) == "Is Sam at Aer Lingus?"  # not a name here
     assert without_names("Priya?", {"Priya"}) == "Priya?"  # nothing else would be left
+
+
+def test_the_words_that_ask_whether_a_state_goes_on_are_not_searched_for():
+    # "now" names no subject; the question is searched and compared as without it.
+    assert as_searched("Where does Amir live now?") == "Where does Amir live?"
+    assert as_searched("Which event is Kofi currently training for?") == "Which event is Kofi training for?"
+    assert as_searched("Is Tiago still dating Sofia?") == "Is Tiago dating Sofia?"
+    assert as_searched("In welcher Stadt wohnt Lena jetzt?") == "In welcher Stadt wohnt Lena?"
+    assert as_searched("Where does Amir live?") == "Where does Amir live?"
+    assert as_searched("Nowhere else?") == "Nowhere else?"  # whole words only
+    assert as_searched("Now?") == "Now?"  # nothing else would be left
+    assert without_names("Where does Amir live now?", {"Amir"}) == "Where does live?"
+    # CJK: no segmenter to tell 现在 ("now") from a word holding its characters; left as it is.
+    assert as_searched("李娜现在住在哪个城市？") == "李娜现在住在哪个城市？"
+    assert as_searched("翔太の今の彼女は誰ですか？") == "翔太の今の彼女は誰ですか？"
+
+
+def test_now_never_reaches_the_embedder_that_picks_and_follows_the_evidence(embedder):
+    # The selection's meaning anchors and the timeline compare the question as
+    # searched: "now" named no subject and moved what the reader read (docs/answers.md).
+    class Recording(ListHistory):
+        def __init__(self, embedder, messages):
+            super().__init__(embedder, messages)
+            self.asked: list[str] = []
+
+        def embed_question(self, question):
+            self.asked.append(question)
+            return super().embed_question(question)
+
+    history = Recording(embedder, ENGLISH)
+    hits = [Hit(1, 1, "chat 1", 1, "", messages=ENGLISH)]
+    plain = select_evidence(hits, "Where does Ines live?", 400, len, EvidenceViews(), history)
+    seen = list(history.asked)
+    history.asked.clear()
+    now = select_evidence(hits, "Where does Ines live now?", 400, len, EvidenceViews(), history)
+    assert seen and history.asked == seen  # the very questions embedded without "now"
+    assert now.text == plain.text and now.latest == plain.latest
 
 
 def test_a_short_line_of_the_person_asked_about_no_longer_outranks_their_statement(embedder):

@@ -94,7 +94,8 @@ def message_body(m: EvidenceMessage) -> str:
 def without_names(question: str, names: Iterable[str]) -> str:
     """``question`` less the people's ``names`` (speakers), cut by the
     question's own language's tokenizer, each with its apostrophe's suffix
-    ("Priya's" in English, "王芳" in "王芳的猫叫什么名字", "Jonas" in German):
+    ("Priya's" in English, "王芳" in "王芳的猫叫什么名字", "Jonas" in German),
+    and less the words that only ask whether a state goes on (:func:`as_searched`):
     what its meaning is compared with, as the messages are embedded without
     their speakers (:func:`message_body`). The question as it is where
     nothing else would be left."""
@@ -102,10 +103,29 @@ def without_names(question: str, names: Iterable[str]) -> str:
     terms = set().union(*(language.name_terms(name) for name in names))
     spans = [(start, _possessive_end(question, end)) for start, end, _, term in language.tokens(question)
              if term in terms]
+    return _cut(question, spans + language.continuation_spans(question))
+
+
+def as_searched(question: str) -> str:
+    """``question`` as the answer path searches for it and compares its meaning:
+    less the words that only ask whether a state goes on, in its own language
+    (``Language.continuation``: "now", "still", "jetzt"). They name no subject,
+    and the latest state is the timeline's to find (answer/timeline.py), not
+    the search's: the changed-facts sets' questions with " now" or " jetzt"
+    added read other evidence and lost answers (English 19 -> 16 of 29 about
+    now, German 8 -> 7 of 13; docs/answers.md)."""
+    return _cut(question, lang.of(question).continuation_spans(question))
+
+
+def _cut(question: str, spans: list[tuple[int, int]]) -> str:
+    """``question`` less ``spans`` (may overlap), each with the spaces before it
+    ("live now?" -> "live?"); the question as it is where nothing else would be left."""
     if not spans:
         return question
     parts, at = [], 0
     for start, end in sorted(spans):
+        while start > at and question[start - 1].isspace():
+            start -= 1
         parts.append(question[at:start])
         at = max(at, end)
     parts.append(question[at:])

@@ -46,7 +46,7 @@ import numpy as np
 
 from .. import lang
 from ..search.types import EvidenceMessage
-from .history import History, in_time_order
+from .history import History, as_searched, in_time_order
 from .unknown import named
 from .values import holds
 
@@ -182,7 +182,7 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         return Timeline()
     vectors = history.embed([*anchors, *candidates])
     anchor_vecs, cand_vecs = vectors[: len(anchors)], vectors[len(anchors):]
-    asked = history.embed_question(question)
+    asked = history.embed_question(as_searched(question))
     to_question, anchor_to_question = cand_vecs @ asked, anchor_vecs @ asked
     timeline = Timeline()
     parent: dict[int, int] = {}

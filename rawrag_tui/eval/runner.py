@@ -244,7 +244,7 @@ def run(
 
 def _ask_one(mem: Memory, haystack: Haystack, q: Question, scorer) -> Outcome:
     started = time.perf_counter()
-    found = mem.search(q.text)
+    found = mem.search_for_answer(q.text)
     search_s = time.perf_counter() - started
     messages = found.evidence()
     retrieved = haystack.retrieved(mem, messages)

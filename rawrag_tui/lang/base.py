@@ -246,6 +246,15 @@ class Language:
         return {term for _, _, word, term in self.tokens(question)
                 if word in self.continuation or (has_cjk(term) and any(w in term for w in self.continuation))}
 
+    def continuation_spans(self, question: str) -> list[tuple[int, int]]:
+        """Where ``question`` writes a whole word of :data:`continuation` ("now" in "Where
+        does Ines live now?"). None in CJK text: with no segmenter, 今 of 今日 or 还 of
+        还是 cannot be told from the word, and a cut inside a run loses a character of
+        the subject (answer/history.py, ``without_names``)."""
+        if has_cjk(question):
+            return []
+        return [(start, end) for start, end, word, _ in self.tokens(question) if word in self.continuation]
+
     def asks_about_now(self, question: str) -> bool:
         """Whether ``question`` needs today's date to be answered ("how long ago", "this week")."""
         return self._says(self.now_pattern, question)

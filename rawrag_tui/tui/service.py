@@ -67,6 +67,11 @@ class MemoryGate:
         with self._lock:
             return self.memory.search(query, mode=mode, filters=filters)
 
+    def search_for_answer(self, question: str) -> SearchResult:
+        """The search :meth:`ask` reads from (Memory.search_for_answer)."""
+        with self._lock:
+            return self.memory.search_for_answer(question)
+
     def ask(self, question: str, on_piece: Callable[[str], None],
             on_evidence: Callable[[Any], None] | None = None,
             on_progress: Callable[[str, int, int | None], None] | None = None) -> Answer:

@@ -209,7 +209,7 @@ class AskScreen(RawragScreen):
     @work(thread=True, exclusive=True, group="all-evidence")
     def run_all_evidence(self, answer) -> None:
         try:
-            found = self.gate.search(answer.question).evidence()
+            found = self.gate.search_for_answer(answer.question).evidence()
         except UserError as exc:
             self.app.call_from_thread(self.query_one("#evidence", Static).update, str(exc))
             return
