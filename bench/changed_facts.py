@@ -107,17 +107,37 @@ def open_home(home: Path, args):
     return Memory.open(home, models=models, reader=reader)
 
 
-def ask_one(mem, lang: str, store: str, reader: str, sample: dict, qa: dict, note: dict | None) -> dict:
-    """One question through ``Memory.ask``, as a JSON-ready row with its verdict."""
+def with_now_word(question: str, note: dict | None, word: str) -> str:
+    """``question`` as someone who says "now" asks it: ``word`` ("now", "jetzt")
+    before its closing question mark, where it asks about now (the set's note
+    says so and its language's module does not read it as about the past: "When
+    did Priya take her driving test?" stays) and says no such word yet
+    (``Language.continuation``). The sets' questions about now do not say it;
+    the issue's held-out ones do ("Which city does Ines live in now?")."""
+    from rawrag_tui import lang
+
+    if (not word or not note or note["asks_past"] or lang.asks_about_past(question)
+            or lang.of(question).continuation_terms(question) or not re.search(r"[?？]\s*$", question)):
+        return question
+    return re.sub(r"\s*([?？])\s*$", lambda m: f" {word}{m.group(1)}", question)
+
+
+def ask_one(mem, lang: str, store: str, reader: str, sample: dict, qa: dict, note: dict | None,
+            now_word: str = "") -> dict:
+    """One question through ``Memory.ask``, as a JSON-ready row with its verdict;
+    with ``now_word``, asked as :func:`with_now_word` words it (``asked``)."""
     from rawrag_tui.answer.prompts import is_abstention
 
     t0 = time.perf_counter()
+    asked = with_now_word(qa["question"], note, now_word)
     row = {"lang": lang, "store": store, "reader": reader, "sample_id": sample["sample_id"],
            "question": qa["question"], "kind": note["kind"] if note else "unanswerable",
            "asks_past": bool(note and note["asks_past"]),
            "expected": (note["stale"] if note["asks_past"] else note["latest"]) if note else "not in history"}
+    if asked != qa["question"]:
+        row["asked"] = asked
     try:
-        ans = mem.ask(qa["question"], date=asked_on(sample))
+        ans = mem.ask(asked, date=asked_on(sample))
     except Exception as exc:  # noqa: BLE001 (a crashed question is a row, the run goes on)
         row.update(answer="", verdict="error", error=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - t0)
         return row
@@ -180,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", default="",
                     help="comma-separated sample ids (cf-zh-3): ask only their questions; the store still "
                          "holds every chat of the set")
+    ap.add_argument("--now-word", default="",
+                    help='ask each question about now with this word before its question mark ("now", '
+                         '"jetzt"), as the issue\'s held-out questions are asked; the rows keep the set\'s '
+                         "question and add what was asked (asked)")
     ap.add_argument("--resume", action="store_true",
                     help="skip questions --out already holds for this store and reader")
     ap.add_argument("--out", type=Path,
@@ -230,12 +254,13 @@ def main(argv: list[str] | None = None) -> int:
                     mem.reader()  # loaded before the clock runs for its first question
                     warm.add(name)
                     print(f"# reader loaded in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-                row = ask_one(mem, lang, store, reader, sample, qa, note)
+                row = ask_one(mem, lang, store, reader, sample, qa, note, args.now_word)
                 rows.append(row)
                 if out:
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")
                     out.flush()  # a run stopped early keeps what it measured
-                print(f"{i:3d} {lang} {row['verdict']:<11} {row['seconds']:5.1f}s {qa['question'][:50]!r} -> "
+                asked = row.get("asked", qa["question"])
+                print(f"{i:3d} {lang} {row['verdict']:<11} {row['seconds']:5.1f}s {asked[:50]!r} -> "
                       f"{row['answer'][:60]!r}", file=sys.stderr)
     finally:
         for mem in homes.values():

@@ -286,3 +286,21 @@ def test_the_assistant_history_imports_as_a_chatgpt_export_one_thread_per_sessio
     for note in sample["changed_facts_notes"]:
         stale, latest = note["stale_evidence"], note["latest_evidence"]
         assert max(said[texts[d]] for d in stale) < min(said[texts[d]] for d in latest)
+
+
+def test_questions_about_now_can_be_asked_with_now_as_the_held_out_ones_are():
+    spec = importlib.util.spec_from_file_location("changed_facts", BENCH / "changed_facts.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    now, past = {"asks_past": False}, {"asks_past": True}
+    assert bench.with_now_word("Which city does Hannah live in?", now, "now") == "Which city does Hannah live in now?"
+    assert bench.with_now_word("Wo arbeitet Anna?", now, "jetzt") == "Wo arbeitet Anna jetzt?"
+    assert bench.with_now_word("Which city does Hannah live in?", now, "") == "Which city does Hannah live in?"
+    before = "Where did Amir live before Glasgow?"
+    assert bench.with_now_word(before, past, "now") == before
+    assert bench.with_now_word("When did Priya take her driving test?", now, "now").endswith("test?")  # simple past
+    assert bench.with_now_word("Is Sam still at Aer Lingus?", now, "now") == "Is Sam still at Aer Lingus?"
+    assert bench.with_now_word("What colour is Hannah's car?", None, "now") == "What colour is Hannah's car?"
+    reworded = [q for _s, qa, note in score.questions("en")
+                if (q := bench.with_now_word(qa["question"], note, "now")) != qa["question"]]
+    assert len(reworded) == 26 and all(q.endswith(" now?") for q in reworded)  # of the 29 about now

@@ -183,6 +183,9 @@ def test_a_question_about_an_earlier_year_asks_about_the_past(embedder, monkeypa
     # state for the answer checks: they keep the latest statement.
     assert asks_about_past("When is Ines moving to Braga?", moved)
     assert not asks_about_earlier("When is Ines moving to Braga?", moved)
+    # Unless the question says it asks about now: then the latest is marked.
+    assert not asks_about_past("When is Ines moving to Braga now?", moved)
+    assert not asks_about_past("Is Ines still moving to Braga?", moved)
     assert asks_about_earlier("Where did Ines live before Braga?", moved)  # "before": the words say it
     assert asks_about_earlier("Where did Ines live in 2024?", moved)
     monkeypatch.setattr(timeline_module, "SAME_SUBJECT", 0.45)  # the year moves the question a little

@@ -21,8 +21,9 @@ subject; its messages are shown in time order, the last marked as the latest
 (answer/packing.py, answer/prompts.py).
 
 Unless the question asks about the past: then no message is marked latest
-and none is superseded (it names what only the latest message says, writes
-an earlier year, or its language's module says so, :func:`asks_about_past`);
+and none is superseded (it names what only the latest message says and
+does not say "now", writes an earlier year, or its language's module says
+so, :func:`asks_about_past`);
 when it names an earlier state (:func:`asks_about_earlier`), the answer
 checks turn round too and prefer the earliest statement (answer/checks).
 Otherwise the subject's earlier messages are *superseded*: a question about
@@ -127,11 +128,13 @@ def names_the_latest(question: str, subjects: Sequence[Sequence[EvidenceMessage]
 def asks_about_past(question: str, subjects: Sequence[Sequence[EvidenceMessage]]) -> bool:
     """Whether ``question`` asks about the past, where every version of a fact
     counts: an earlier state (:func:`asks_about_earlier`), a name only the
-    latest message says (:func:`names_the_latest`), or what happened, where its
-    language's module recognises that (the English simple past, "When did
-    Caroline go ...")."""
+    latest message says (:func:`names_the_latest`) unless the question says it
+    asks about now ("Which city are Jess and Naomi visiting at Easter now?",
+    with Easter only in the latest plan: ``lang.says_now``), or what happened,
+    where its language's module recognises that (the English simple past, "When
+    did Caroline go ...")."""
     return (lang.asks_about_past(question) or asks_about_earlier(question, subjects)
-            or names_the_latest(question, subjects))
+            or (names_the_latest(question, subjects) and not lang.says_now(question)))
 
 
 def _candidates(anchors: Sequence[EvidenceMessage], pool: Iterable[EvidenceMessage],
@@ -214,7 +217,7 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         subjects.setdefault(root(mid), []).append(m)
     ordered = [in_time_order(group) for group in subjects.values() if len(group) > 1]
     timeline.earlier = asks_about_earlier(question, ordered)
-    timeline.past = timeline.earlier or lang.asks_about_past(question) or names_the_latest(question, ordered)
+    timeline.past = timeline.earlier or asks_about_past(question, ordered)
     if not timeline.past:
         kinds = lang.kinds_asked(question)
         for group in ordered:

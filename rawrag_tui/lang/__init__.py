@@ -245,6 +245,12 @@ def asks_about_earlier(question: str) -> bool:
     return of(question).asks_about_earlier(question)
 
 
+def says_now(question: str) -> bool:
+    """Whether ``question`` writes a word of its language that asks whether a state goes
+    on ("now", "still", "jetzt", 现在, まだ: ``Language.continuation``)."""
+    return bool(of(question).continuation_terms(question))
+
+
 def asks_about_now(question: str) -> bool:
     """Whether ``question`` can only be answered knowing today's date."""
     return of(question).asks_about_now(question)
