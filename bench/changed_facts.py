@@ -26,6 +26,7 @@ as ``[reader] endpoint`` and ``model``).
 
     python bench/changed_facts.py --out /tmp/cf.jsonl
     python bench/changed_facts.py --lang zh,ja --profile multilingual
+    python bench/changed_facts.py --lang en --only now --now-word now   # asked as "Where does Amir live now?"
     python bench/changed_facts.py --haystack --reader-gguf qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
     python bench/changed_facts.py --lang en --endpoint http://127.0.0.1:8088/v1 --endpoint-model coder-1.5b
     python bench/changed_facts_score.py /tmp/cf.jsonl        # re-score saved answers

@@ -111,9 +111,9 @@ def as_searched(question: str) -> str:
     less the words that only ask whether a state goes on, in its own language
     (``Language.continuation``: "now", "still", "jetzt"). They name no subject,
     and the latest state is the timeline's to find (answer/timeline.py), not
-    the search's: the changed-facts sets' questions with " now" or " jetzt"
-    added read other evidence and lost answers (English 19 -> 16 of 29 about
-    now, German 8 -> 7 of 13; docs/answers.md)."""
+    the search's: the English changed-facts questions about now, asked with
+    " now" (``bench/changed_facts.py --now-word now``), read other evidence and
+    gave 16 right answers of 29 where as written they give 19 (docs/answers.md)."""
     return _cut(question, lang.of(question).continuation_spans(question))
 
 
