@@ -213,6 +213,9 @@ def test_a_person_talked_about_but_not_writing_keeps_the_chats_that_name_them():
     hits = [hit(1, daniel, priya), hit(2, marcus, hannah)]
     packed = select_evidence(hits, "When is Zoe's wedding?", 200, words)
     assert {m.conversation_id for m in packed.messages} == {2}
+    # Typed without a capital, the name is the chats' way of writing it.
+    packed = select_evidence(hits, "when is zoe's wedding?", 200, words)
+    assert {m.conversation_id for m in packed.messages} == {2}
     # A capitalised word no chat says (here a month) leaves every chat in.
     packed = select_evidence(hits, "When is the wedding in June?", 200, words)
     assert {m.conversation_id for m in packed.messages} == {1, 2}

@@ -13,7 +13,7 @@ from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import select_evidence
 from rawrag_tui.answer.timeline import asks_about_earlier, asks_about_past, follow_subjects
-from rawrag_tui.answer.unknown import named
+from rawrag_tui.answer.unknown import named, named_as_written
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
 from tests.conftest import needs_bundled_reader, write_chat
@@ -485,3 +485,13 @@ def test_the_store_knows_which_conversations_are_between_the_same_people(open_me
     assert [r["text"] for r in mem.store.messages_sent_before(many, braga[1].timestamp, 24)] == ["Porto!", "Lovely."]
     trio = history.last_messages(ids["Trio"], -1, 10)
     assert [m.text for m in history.earlier_messages(trio[2], 24)] == ["Porto!", "Lovely."]
+
+
+def test_a_question_typed_in_lower_case_has_the_names_its_history_writes():
+    texts = ["Zoe's wedding is on 8 November now", "When do we go? We flew to Lisbon with Marcus.",
+             "when is it?", "Yes! Dress bought for the wedding"]
+    assert named_as_written("when is zoe's wedding?", texts) == ["Zoe"]  # a sentence's start, never lower case
+    assert named_as_written("when did marcus fly to lisbon?", texts) == ["Marcus", "Lisbon"]
+    assert named_as_written("when is it?", texts) == []  # "When" is written "when" too
+    assert named_as_written("When is Zoe's wedding?", []) == ["Zoe"]  # a capital: the question's own names
+    assert named_as_written("where does ines live?", texts) == []  # no chat writes her name

@@ -59,7 +59,7 @@ from .evidence import EvidenceViews
 from .history import History, in_time_order, without_names
 from .packing import PackedEvidence, TokenCounter, conversation_header, day_line, numbered_line, pack_evidence, render
 from .timeline import LATER_CAP, Timeline, follow_subjects
-from .unknown import named as capitalised_names
+from .unknown import named_as_written
 from .values import holds
 
 #: Messages either side of an anchor that come along with it.
@@ -273,7 +273,8 @@ def _where_named(anchors: list[EvidenceMessage], question: str, messages: list[E
     capitalised word that does not start a sentence (answer/unknown.py); where
     no conversation of the anchors names one (a month, a script without capitals), all stay."""
     language = lang.of(question)
-    names = {term for name in capitalised_names(question) for _, _, _, term in language.tokens(name)}
+    names = {term for name in named_as_written(question, (m.text for m in messages))
+             for _, _, _, term in language.tokens(name)}
     if not names:
         return anchors
     naming = {m.conversation_id for m in messages if views(m).stems & names}

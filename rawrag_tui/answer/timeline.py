@@ -48,7 +48,7 @@ import numpy as np
 from .. import lang
 from ..search.types import EvidenceMessage
 from .history import History, as_searched, in_time_order
-from .unknown import named
+from .unknown import named_as_written
 from .values import holds
 
 #: The smaller of cosine(later, anchor) and cosine(later, question) a later
@@ -116,7 +116,7 @@ def names_the_latest(question: str, subjects: Sequence[Sequence[EvidenceMessage]
     about the past, but it is no sign of an earlier state for the checks: "When is
     Sam running the Dublin Marathon?" names Dublin, which only the latest plan says
     (measured: the stated-date check then gave the first plan's date)."""
-    names = [n.casefold() for n in named(question)]
+    names = [n.casefold() for n in named_as_written(question, (m.text for s in subjects for m in s))]
     for subject in subjects:
         *earlier, latest = subject
         said_before = " ".join(m.text for m in earlier).casefold()

@@ -22,6 +22,7 @@ cannot be told from a word without a language's help.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from .history import History
 
@@ -44,6 +45,42 @@ def named(question: str) -> list[str]:
         word = part.group() if part else ""
         if len(word) >= 2 and word[0].isupper() and word not in names:
             names.append(word)
+    return names
+
+
+def named_as_written(question: str, texts: Iterable[str]) -> list[str]:
+    """The names of ``question`` (:func:`named`); where it is written without a
+    single capital ("when is zoe's wedding?", typed in a hurry), the words of it
+    that ``texts`` write as names, as written there ("Zoe"): capitalised away
+    from a sentence's start, or capitalised at one and never in lower case
+    ("Zoe's wedding is on 8 November", where "When" is also written "when").
+    Lower case asked the English changed-facts set, the selection lost who a
+    question is about and answered another chat's wedding (docs/answers.md)."""
+    if any(ch.isupper() for ch in question):
+        return named(question)
+    texts = list(texts)
+    lower: set[str] = set()
+    capitalised: dict[str, str] = {}
+    for text in texts:
+        for match in _WORD.finditer(text):
+            part = _NAME_PART.match(match.group())
+            word = part.group() if part else ""
+            if len(word) < 2:
+                continue
+            if word[0].isupper():
+                capitalised.setdefault(word.casefold(), word)
+            else:
+                lower.add(word.casefold())
+    written = {key: word for key, word in capitalised.items() if key not in lower}
+    for text in texts:
+        for name in named(text):
+            written.setdefault(name.casefold(), name)
+    names: list[str] = []
+    for match in _WORD.finditer(question):
+        part = _NAME_PART.match(match.group())
+        found = written.get(part.group().casefold()) if part else None
+        if found and found not in names:
+            names.append(found)
     return names
 
 
