@@ -13,8 +13,9 @@ hour of reading:
   of each question's gold evidence messages (``D1:3``, categories 1-4) in
   the evidence, and the questions that have all of theirs.
 
-Each question goes through the home's real search (``Memory.search``) and the
-real selection, with the home's history (its embedder); the budget is fixed
+Each question goes through the home's real search (``Memory.search_for_answer``,
+as ``ask`` searches) and the real selection, with the home's history (its
+embedder); the budget is fixed
 (``--budget``, 450 tokens: what the bundled reader gets for a 10 s first
 token on a 2-core VM, docs/answers.md), counted by the home reader's own
 tokenizer (``--tokens reader``, the default: the reader is loaded, never
@@ -95,7 +96,7 @@ def evidence(mem, question: str, budget: int):
     from rawrag_tui.answer.evidence import EvidenceViews
     from rawrag_tui.answer.selection import select_evidence
 
-    result = mem.search(question)
+    result = mem.search_for_answer(question)
     packed = select_evidence(result.hits, question, budget, counter, EvidenceViews(),
                              mem.answer_options()["history"])
     seen[question] = packed.text
