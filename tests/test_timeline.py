@@ -6,6 +6,8 @@ answered "not in your history" before any reader is loaded."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from rawrag_tui.answer import timeline as timeline_module
 from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.history import StoreHistory, as_searched, message_body, message_text, without_names
@@ -139,6 +141,43 @@ def test_a_later_message_of_the_same_day_goes_on_with_a_statement_rather_than_re
     history = ListHistory(embedder, elsewhere)
     timeline = follow_subjects("Which city does Ines live in?", [same_day[0]], elsewhere, history)
     assert timeline.superseded == {1: 4}
+
+
+class VectorHistory(ListHistory):
+    """A history whose messages' meaning is given: ``vectors`` maps a text to its vector (a
+    question to the first axis), so which later line the timeline joins is the test's to say."""
+
+    def __init__(self, messages, vectors):
+        super().__init__(None, messages)
+        self.vectors = vectors
+
+    def embed(self, messages, speaker=True):
+        return np.array([self.vectors[m.text] for m in messages], dtype=np.float32)
+
+    def embed_question(self, question):
+        return np.array([1.0, 0.0, 0.0], dtype=np.float32)
+
+
+def test_a_short_reply_on_the_subject_is_its_latest_but_replaces_no_statement():
+    # With the bundled embedder "Commitment." was the later line of "Ferrari are my
+    # team till I die", with the multilingual one 山本's "急だね" that of her interview
+    # moved to 6月18日: marked latest, they left the statement out of a question about now.
+    statement = "I just signed the lease on a flat in Porto, moving there next month!"
+    chat = [msg(1, statement, "2025-01-10T10:00:00", "Ines"), msg(2, "Amazing.", "2025-01-10T10:05:00", "Ana"),
+            msg(3, "Coffee on Saturday?", "2025-03-02T19:00:00", "Ana"),
+            msg(4, "Ha, nice.", "2025-06-20T09:00:00", "Ines"), msg(5, "Football?", "2025-06-20T09:10:00", "Ana")]
+    on_subject, off = [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]
+    vectors = {statement: on_subject, "Amazing.": off, "Coffee on Saturday?": off, "Ha, nice.": on_subject,
+               "Football?": off}
+    timeline = follow_subjects("Which city does Ines live in?", [chat[0]], chat[:2], VectorHistory(chat, vectors))
+    assert [m.message_id for m in timeline.subject_of(1)] == [4]
+    assert timeline.latest == {4} and timeline.superseded == {}
+    # A later statement at least half as long replaces it.
+    moved = "Big news: I left Porto, I live in Braga now."
+    chat[3] = msg(4, moved, "2025-06-20T09:00:00", "Ines")
+    vectors[moved] = on_subject
+    timeline = follow_subjects("Which city does Ines live in?", [chat[0]], chat[:2], VectorHistory(chat, vectors))
+    assert timeline.latest == {4} and timeline.superseded == {1: 4}
 
 
 PRIYA = [

@@ -29,7 +29,14 @@ checks turn round too and prefer the earliest statement (answer/checks).
 Otherwise the subject's earlier messages are *superseded*: a question about
 now reads the latest one without them (answer/selection.py), except those
 of the latest's conversation sent the same day, which it goes on with
-rather than replaces ("Chloe and I split up", then "It was pretty mutual").
+rather than replaces ("Chloe and I split up", then "It was pretty mutual"),
+and those more than twice as long as the latest (:data:`REPLACES_FROM`): a
+short reply the embedder put on the subject ("それな", "Commitment.", "急だね")
+follows it, and is marked latest, but does not take the place of the
+statement before it (it had left out 山本's interview moved to 6月18日 and
+Kofi's "I'm doing the Maratona dles Dolomites next July instead of the
+triathlon"). Length is what any script has; closeness to the question did
+not tell these from a moved date (docs/answers.md).
 
 Cost: the candidates are the kept windows' messages and the last
 :data:`LATER_CAP` messages of each anchor's conversation; their vectors are
@@ -65,6 +72,10 @@ QUESTION_MARGIN = 0.15
 STAND_OUT = 0.25
 #: Later messages kept per anchor (the closest one).
 PER_ANCHOR = 1
+#: The least share of an earlier message's length (characters) its subject's
+#: latest must have to replace it for a question about now (measured against
+#: none: docs/answers.md).
+REPLACES_FROM = 0.5
 #: Anchors whose subjects are followed (the best-ranked ones).
 ANCHORS = 8
 #: Messages read from the store per anchor conversation (its latest ones).
@@ -225,7 +236,7 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
             timeline.latest.add(group[newest].message_id)
             latest = group[newest]
             timeline.superseded.update({m.message_id: latest.message_id for m in group[:newest]
-                                        if not _same_sitting(m, latest)})
+                                        if not _same_sitting(m, latest) and _replaces(latest, m)})
     return timeline
 
 
@@ -236,6 +247,13 @@ def _same_sitting(earlier: EvidenceMessage, latest: EvidenceMessage) -> bool:
     rather than replacing it, and both are read."""
     return (earlier.conversation_id == latest.conversation_id and bool(earlier.timestamp and latest.timestamp)
             and (earlier.timestamp or "")[:10] == (latest.timestamp or "")[:10])
+
+
+def _replaces(latest: EvidenceMessage, earlier: EvidenceMessage) -> bool:
+    """Whether ``latest`` says enough to be read instead of ``earlier``: at least
+    :data:`REPLACES_FROM` of its length, in characters (a reply of a word or two
+    after a statement of a sentence is no new statement of it)."""
+    return len(latest.text.strip()) >= REPLACES_FROM * len(earlier.text.strip())
 
 
 def _latest_of_kind(group: Sequence[EvidenceMessage], kinds: Iterable[str]) -> int:
