@@ -31,7 +31,7 @@ now reads the latest one without them (answer/selection.py), except those
 of the latest's conversation sent the same day, which it goes on with
 rather than replaces ("Chloe and I split up", then "It was pretty mutual"),
 and those more than twice as long as the latest (:data:`REPLACES_FROM`): a
-short reply the embedder put on the subject ("それな", "Commitment.", "急だね")
+short line the embedder put on the subject ("それな", "Commitment.", "急だね")
 follows it, and is marked latest, but does not take the place of the
 statement before it (it had left out 山本's interview moved to 6月18日 and
 Kofi's "I'm doing the Maratona dles Dolomites next July instead of the
