@@ -118,7 +118,7 @@ def with_now_word(question: str, note: dict | None, word: str) -> str:
     from rawrag_tui import lang
 
     if (not word or not note or note["asks_past"] or lang.asks_about_past(question)
-            or lang.of(question).continuation_terms(question) or not re.search(r"[?？]\s*$", question)):
+            or lang.says_now(question) or not re.search(r"[?？]\s*$", question)):
         return question
     return re.sub(r"\s*([?？])\s*$", lambda m: f" {word}{m.group(1)}", question)
 
