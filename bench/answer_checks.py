@@ -34,12 +34,15 @@ NOTE_OF = {
     "stated_dates": ("which no message says", "the day the question is asked",
                      "the question asks about before the latest message"),
     "later_values": ("what an earlier message said", "what the latest message on this says"),
+    "nearest_reading": ("which only repeats the question; read again",),  # before repeats_question, its start
     "repeats_question": ("which only repeats the question",),
     "earlier_reading": ("which the question names; read again",),
     "yes_no_reading": ("read again from the latest message on this",),
     "later_reading": ("read again from the",),
 }
 SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading",
+         "yes_no_reading", "nearest_reading"),
+        ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading",
          "yes_no_reading"),
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading"),
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading"),
@@ -61,7 +64,7 @@ def answer_with(row: dict, checks: tuple[str, ...]) -> str:
     done_by = check_of(row)
     if done_by is None or done_by in checks:
         return row["answer"]
-    if done_by == "earlier_reading" and "repeats_question" in checks:
+    if done_by in ("earlier_reading", "nearest_reading") and "repeats_question" in checks:
         from rawrag_tui.answer.prompts import NOT_IN_HISTORY
         return NOT_IN_HISTORY  # what the reader said only repeats the question
     return row["reader_said"]

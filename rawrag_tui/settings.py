@@ -177,7 +177,7 @@ class ReaderSettings:
 
 #: The answer checks there are (answer/checks), in the order they run by default.
 ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
-                 "earlier_reading", "yes_no_reading")
+                 "earlier_reading", "yes_no_reading", "nearest_reading")
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,9 @@ class AnswerSettings:
     #: conversation before the first that names it, and an answer one of them supports replaces it;
     #: "yes_no_reading": a yes-or-no question about now ("Does she still live in York?") answered
     #: without a no is read again over the closest later message on what it names, and an answer
-    #: of that reading replaces the first.
+    #: of that reading replaces the first; "nearest_reading": a question about now whose answer
+    #: "repeats_question" made "Not in your history." is read again over the three evidence
+    #: messages closest to it in meaning, and an answer one of them supports replaces it.
     checks: tuple[str, ...] = ANSWER_CHECKS
 
 

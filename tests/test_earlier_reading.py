@@ -90,6 +90,38 @@ def test_the_history_before_is_read_where_the_evidence_before_gave_no_answer():
     assert len(reader.prompts) == 1
 
 
+def test_the_three_earlier_messages_closest_to_the_question_are_read_last(embedder):
+    # Five messages before Norwich: read together, the reader names a school; the
+    # history holds nothing more. Its last try is the three of them closest to the question.
+    chat = [msg(10, "The school run is chaos, St Oswald's gates shut at 8:45 sharp.", "2025-01-05T08:00:00",
+                "Noor"),
+            NOOR[0], NOOR[1],
+            msg(11, "The cat knocked a plant off the shelf.", "2025-03-01T10:00:00", "Noor"),
+            msg(12, "Rain all week here.", "2025-03-02T10:00:00", "Marcus"), *NOOR[2:]]
+    scores = {10: 0.2, 1: 0.9, 2: 0.1, 11: 0.3, 12: 0.5}
+
+    def closeness(messages):
+        return np.array([scores[m.message_id] for m in messages])
+
+    reader = Answers("St Oswald's", "Durham")
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(), read_by(reader), closeness)
+    assert found is not None and found.text == "Durham" and found.said_by == [NOOR[0]] and found.nearest
+    assert found.read == 3 and len(reader.prompts) == 2
+    assert "St Oswald's" in reader.prompts[0] and "St Oswald's" not in reader.prompts[1]
+    assert "Durham is freezing" in reader.prompts[1] and "Rain all week" in reader.prompts[1]
+    assert earlier_reading.explain("Norwich", found, [2]) == (
+        'the reader said "Norwich", which the question names; read again from the 3 messages of that '
+        "conversation before [6], the first that names it, the 3 closest to the question, it answered from [2]")
+    # Three or fewer before it: the first reading read them all, nothing is read again.
+    reader = Answers(NOT_IN_HISTORY, "Durham")
+    assert earlier_reading.read_earlier(QUESTION, "Norwich", NOOR, EvidenceViews(), read_by(reader),
+                                        closeness) is None
+    assert len(reader.prompts) == 1
+    # The three read alone must support the answer, as any reading.
+    assert earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
+                                        read_by(Answers("St Oswald's", "Leeds")), closeness) is None
+
+
 def test_the_earlier_threads_of_the_same_people_are_read_again(embedder):
     # A ChatGPT-style history: the user's city is told in one thread, the move in a
     # later one whose first message names the new city: nothing is before it in its thread.

@@ -31,7 +31,12 @@ Chen Hao worked for before his new one, the reader read again named the city
 of an unrelated line, the sixth closest, where the right answers measured
 came from the closest or the second closest (a friend's "London is just
 grey" was closer to "which city did she live in" than her "Durham is
-freezing"). Otherwise the answer stays "not in your history".
+freezing"). Where neither reading gives an answer that stands, the last try
+reads only the three of all those earlier messages closest to the question
+(answer/nearest_reading.py): asked where Amir lived before he moved to
+Glasgow, the 14 messages before it gave a school's name, their three
+closest "Bristol life is the same as ever". Otherwise the answer stays "not
+in your history".
 
 No word of any language is read: which message names the answer is by its
 language's terms (stems, CJK characters), earlier is send time, closeness is
@@ -54,14 +59,12 @@ from .checks.support import match_sources
 from .evidence import EvidenceViews
 from .history import in_time_order
 from .later_reading import only_people
+from .nearest_reading import NEAREST, read_nearest
 from .packing import render
 from .prompts import is_abstention
 
 #: The setting's name for this step (``[answer] checks``).
 NAME = "earlier_reading"
-#: The second answer must come from one of this many messages read again
-#: that are closest to the question (module doc).
-NEAREST = 3
 #: How many messages before the first that names the answer are read again at
 #: most (fewer where they do not fit the evidence budget).
 EARLIER_MESSAGES = 24
@@ -79,6 +82,8 @@ class EarlierReading:
     read: int  #: how many earlier messages were read
     #: Whether some were of other conversations between the same people (a ChatGPT export's earlier threads).
     elsewhere: bool = False
+    #: Whether only the :data:`NEAREST` of them closest to the question were read (the last try).
+    nearest: bool = False
 
 
 def names(message: EvidenceMessage, answer: str, views: EvidenceViews) -> bool:
@@ -108,7 +113,8 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     read are the evidence's of that conversation (or another between the same
     people, ``views.circle``) sent before it, or where it
     holds none, those ``before`` gives (the history's, just before it), the
-    latest of them that ``fits`` the reader's budget."""
+    latest of them that ``fits`` the reader's budget; where neither reading
+    stands, the three of both closest to the question, alone."""
     if not repeats_question(question, first, earlier=True):
         return None
     named = first_naming(first, messages, views)
@@ -125,15 +131,24 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     found = None
     if read_first:
         found = _read_part(question, read_first, messages, views, read, closeness, fits)
+    stored: dict[int, EvidenceMessage] = {}
     if found is None:
         stored = earlier(before(anchor))
         if set(stored) - set(read_first):  # more than the evidence held
             found = _read_part(question, stored, messages, views, read, closeness, fits)
+    nearest = False
+    if found is None:
+        # The last try: the three of them closest to the question, alone (answer/nearest_reading.py).
+        pool = in_time_order({**read_first, **stored}.values())
+        if len(pool) > NEAREST:
+            again = read_nearest(question, pool, messages, views, read, closeness, earlier=True)
+            if again is not None:
+                found, nearest = (again.text, again.said_by, again.messages), True
     if found is None:
         return None
     text, said_by, chosen = found
     return EarlierReading(text, said_by, named, len(chosen),
-                          any(m.conversation_id != anchor.conversation_id for m in chosen))
+                          any(m.conversation_id != anchor.conversation_id for m in chosen), nearest)
 
 
 def _read_part(question: str, pool: dict[int, EvidenceMessage], messages: Sequence[EvidenceMessage],
@@ -167,8 +182,9 @@ def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:
     """The note under the answer: what the reader said first, and from what it
     read again (``numbers``: the evidence numbers of ``reading.said_by``)."""
     now = ", ".join(f"[{n}]" for n in numbers)
+    which = f", the {reading.read} closest to the question" if reading.nearest else ""
     return (f'the reader said "{first}", which the question names; read again from the {reading.read} '
             f"message{'s' if reading.read != 1 else ''} of "
             f"{'conversations between the same people' if reading.elsewhere else 'that conversation'} "
             f"before [{reading.named}], "
-            f"the first that names it, it answered from {now}")
+            f"the first that names it{which}, it answered from {now}")

@@ -22,7 +22,7 @@ from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
-from . import earlier_reading, later_reading, yes_no_reading
+from . import earlier_reading, later_reading, nearest_reading, yes_no_reading
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
@@ -186,7 +186,7 @@ def answer_question(
     quoted = bool(reader_said) and corrected is None
     read_too: list[EvidenceMessage] = []  # messages a second reading read beyond the evidence
     # A second reading of part of the evidence (answer/later_reading.py,
-    # answer/earlier_reading.py, answer/yes_no_reading.py): where the first took a
+    # answer/earlier_reading.py, answer/yes_no_reading.py, answer/nearest_reading.py): where the first took a
     # state the question did not ask for. Each compares lines by meaning, so needs the history.
     stands = corrected is None and not quoted and not is_abstention(answer) and not past
     # A yes-or-no question about now is read again over the latest statement
@@ -196,9 +196,12 @@ def answer_question(
     echoed = corrected is not None and is_abstention(answer)
     yes_no_again = (yes_no_reading.NAME in active and not past and asks_yes_no(question) and (stands or echoed))
     now_again = later_reading.NAME in active and stands and not yes_no_again
+    # One that only repeated the question is read again over the closest messages
+    # (answer/nearest_reading.py): "Utrecht", asked which neighbourhood of Utrecht.
+    repeated_again = nearest_reading.NAME in active and echoed and not past and not yes_no_again
     before_again = (earlier_reading.NAME in active and earlier and not quoted
                     and (corrected is None or is_abstention(answer)))
-    if history is not None and (now_again or before_again or yes_no_again):
+    if history is not None and (now_again or before_again or yes_no_again or repeated_again):
         known = history
 
         def read_again(evidence: str) -> str:
@@ -220,6 +223,15 @@ def answer_question(
                 reader_said, answer = reader_said or answer, yes_no.text
                 correction = yes_no_reading.explain(first, yes_no)
                 filt.cited, how = yes_no.messages, "read"
+        elif repeated_again:
+            nearest = nearest_reading.read_repeated(question, first, packed.messages, views, read_again, closeness,
+                                                    packed.latest)
+            if nearest is not None:
+                number = {m.message_id: n for n, m in enumerate(packed.messages, 1)}
+                numbers = [number[m.message_id] for m in nearest.said_by]
+                reader_said, answer = reader_said or answer, nearest.text
+                correction = nearest_reading.explain(first, nearest, numbers)
+                filt.cited, how = numbers, "matched"
         elif now_again:
             sources = filt.cited or match_sources(answer, question, packed.messages, views)
             later = later_reading.read_later(question, first, sources, packed.messages, views,
