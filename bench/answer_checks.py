@@ -36,7 +36,7 @@ NOTE_OF = {
     "later_values": ("what an earlier message said", "what the latest message on this says"),
     "nearest_reading": ("which only repeats the question; read again",),  # before repeats_question, its start
     "repeats_question": ("which only repeats the question",),
-    "earlier_reading": ("which the question names; read again",),
+    "earlier_reading": ("which the question names; read again", "a later message on its subject, first names"),
     "yes_no_reading": ("read again from the latest message on this",),
     "later_reading": ("read again from the",),
 }
@@ -64,7 +64,9 @@ def answer_with(row: dict, checks: tuple[str, ...]) -> str:
     done_by = check_of(row)
     if done_by is None or done_by in checks:
         return row["answer"]
-    if done_by in ("earlier_reading", "nearest_reading") and "repeats_question" in checks:
+    note = row.get("correction", "")
+    repeated = "which the question names" in note or "which only repeats the question" in note
+    if done_by in ("earlier_reading", "nearest_reading") and repeated and "repeats_question" in checks:
         from rawrag_tui.answer.prompts import NOT_IN_HISTORY
         return NOT_IN_HISTORY  # what the reader said only repeats the question
     return row["reader_said"]

@@ -90,6 +90,44 @@ def test_the_history_before_is_read_where_the_evidence_before_gave_no_answer():
     assert len(reader.prompts) == 1
 
 
+RABBIT = [
+    msg(20, "Happier news: we've got a rabbit! A little white one. Sanne named him Snowball.",
+        "2025-04-20T10:00:00", "Ewan"),
+    msg(21, "A RABBIT. Photos immediately.", "2025-04-20T10:02:00", "Greta"),
+    msg(24, "How's the Dutch going? Order chips like a local yet?", "2025-06-01T19:00:00", "Greta"),
+    msg(25, "Slowly. Flashcards on the train every morning.", "2025-06-01T19:02:00", "Ewan"),
+    msg(22, "Rabbit news too: Sanne's nephew renamed him. He's Stroopwafel now.", "2025-11-23T18:00:00", "Ewan"),
+    msg(23, "Stroopwafel is an elite rabbit name.", "2025-11-23T18:02:00", "Greta"),
+]
+RENAMED = "What was Ewan's rabbit called before he was renamed?"
+
+
+def test_an_answer_a_later_message_on_its_subject_first_names_is_read_again_as_a_newer_state():
+    # "Stroopwafel" repeats nothing of the question; the timeline found [3] later on the
+    # subject of [1] (followed), so it is what the rabbit became: read again from before [5].
+    reader = Answers("Snowball")
+    found = earlier_reading.read_earlier(RENAMED, "Stroopwafel", RABBIT, EvidenceViews(), read_by(reader), LEVEL,
+                                         followed={22})
+    assert found is not None and found.text == "Snowball" and found.newer and found.named == 5
+    assert "Stroopwafel" not in reader.prompts[0] and "named him Snowball" in reader.prompts[0]
+    assert earlier_reading.explain("Stroopwafel", found, [1]) == (
+        'the reader said "Stroopwafel", which [5], a later message on its subject, first names; read again '
+        "from the 4 messages of that conversation before [5], the first that names it, it answered from [1]")
+    # Not first named by a message found later on a subject: the answer stands, nothing is read.
+    reader = Answers("Snowball")
+    assert earlier_reading.read_earlier(RENAMED, "Stroopwafel", RABBIT, EvidenceViews(), read_by(reader), LEVEL,
+                                        followed={23}) is None
+    assert earlier_reading.read_earlier(RENAMED, "Stroopwafel", RABBIT, EvidenceViews(), read_by(reader),
+                                        LEVEL) is None
+    assert reader.prompts == []
+    # The earlier state itself, first named before any later message: not read again.
+    assert earlier_reading.read_earlier(RENAMED, "Snowball", RABBIT, EvidenceViews(), read_by(reader), LEVEL,
+                                        followed={22}) is None
+    # Where the reading gives nothing that stands, the first answer stays (it repeats nothing).
+    assert earlier_reading.read_earlier(RENAMED, "Stroopwafel", RABBIT, EvidenceViews(),
+                                        read_by(Answers("Paris")), LEVEL, followed={22}) is None
+
+
 def test_the_three_earlier_messages_closest_to_the_question_are_read_last(embedder):
     # Five messages before Norwich: read together, the reader names a school; the
     # history holds nothing more. Its last try is the three of them closest to the question.
@@ -267,3 +305,18 @@ def test_the_bundled_reader_read_again_answers_with_the_earlier_state(open_memor
                       answer={"checks": [c for c in ANSWER_CHECKS if c != earlier_reading.NAME]})
     off.import_path(path, "jsonl")
     assert off.ask(QUESTION, date="2026-01-01").answer == NOT_IN_HISTORY
+
+
+def test_the_newer_state_is_found_by_the_timeline_and_read_again(embedder):
+    reader = Answers("Stroopwafel", "Snowball")
+    ans = answer_question(RENAMED, result(*RABBIT), lambda: reader, date="2026-01-01", prompt_style="plain",
+                          history=ListHistory(embedder, RABBIT))
+    assert ans.answer == "Snowball" and ans.reader_said == "Stroopwafel", ans.correction
+    assert "a later message on its subject, first names" in ans.correction
+    assert [(c.n, c.how) for c in ans.citations] == [(1, "matched")]
+    # Off, the reader's words stand.
+    without = tuple(c for c in ANSWER_CHECKS if c != earlier_reading.NAME)
+    reader = Answers("Stroopwafel", "Snowball")
+    ans = answer_question(RENAMED, result(*RABBIT), lambda: reader, date="2026-01-01", prompt_style="plain",
+                          checks=without, history=ListHistory(embedder, RABBIT))
+    assert ans.answer == "Stroopwafel" and len(reader.prompts) == 1

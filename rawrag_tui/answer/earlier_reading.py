@@ -38,6 +38,16 @@ Glasgow, the 14 messages before it gave a school's name, their three
 closest "Bristol life is the same as ever". Otherwise the answer stays "not
 in your history".
 
+An answer that does not repeat the question but is a newer state is read
+again the same way: one first named by a message the timeline found on an
+anchor's subject, later than the anchor (answer/timeline.py,
+``PackedEvidence.followed``), is what that subject became, not what it was
+before. Asked what Ewan's rabbit was called before he was renamed, the
+reader answered "Stroopwafel", first named where the nephew renamed him, a
+message the timeline had joined to "Sanne named him Snowball"; read again
+from the messages before it, "Snowball". Such an answer stays where no
+reading stands (it is no repeat of the question).
+
 No word of any language is read: which message names the answer is by its
 language's terms (stems, CJK characters), earlier is send time, closeness is
 the embedder. Turned off by leaving ``earlier_reading`` out of ``[answer]
@@ -46,7 +56,7 @@ checks``. Measured in docs/answers.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,6 +94,9 @@ class EarlierReading:
     elsewhere: bool = False
     #: Whether only the :data:`NEAREST` of them closest to the question were read (the last try).
     nearest: bool = False
+    #: Whether the first answer was read again as a newer state (first named by a
+    #: message the timeline found later on a subject) rather than as the question's own name.
+    newer: bool = False
 
 
 def names(message: EvidenceMessage, answer: str, views: EvidenceViews) -> bool:
@@ -105,7 +118,8 @@ def first_naming(answer: str, messages: Sequence[EvidenceMessage], views: Eviden
 def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                  read: Callable[[str], str], closeness: Callable[[list[EvidenceMessage]], np.ndarray],
                  before: Callable[[EvidenceMessage], list[EvidenceMessage]] = lambda anchor: [],
-                 fits: Callable[[str], bool] = lambda text: True) -> EarlierReading | None:
+                 fits: Callable[[str], bool] = lambda text: True,
+                 followed: Collection[int] = ()) -> EarlierReading | None:
     """The reader's answer from the messages before the first that names its
     answer ``first``, where it stands (see the module's doc), else None. The
     caller asks only for a question about an earlier state; ``read`` and
@@ -114,13 +128,16 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     people, ``views.circle``) sent before it, or where it
     holds none, those ``before`` gives (the history's, just before it), the
     latest of them that ``fits`` the reader's budget; where neither reading
-    stands, the three of both closest to the question, alone."""
-    if not repeats_question(question, first, earlier=True):
-        return None
+    stands, the three of both closest to the question, alone. ``followed``:
+    the ids of the messages found later on a subject (an answer one of them
+    names first is a newer state, read again too)."""
     named = first_naming(first, messages, views)
     if not named:
         return None
     anchor = messages[named - 1]
+    newer = anchor.message_id in followed
+    if not (newer or repeats_question(question, first, earlier=True)):
+        return None
     until = anchor.timestamp or ""
 
     def earlier(ms: Sequence[EvidenceMessage]) -> dict[int, EvidenceMessage]:
@@ -148,7 +165,7 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
         return None
     text, said_by, chosen = found
     return EarlierReading(text, said_by, named, len(chosen),
-                          any(m.conversation_id != anchor.conversation_id for m in chosen), nearest)
+                          any(m.conversation_id != anchor.conversation_id for m in chosen), nearest, newer)
 
 
 def _read_part(question: str, pool: dict[int, EvidenceMessage], messages: Sequence[EvidenceMessage],
@@ -183,7 +200,8 @@ def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:
     read again (``numbers``: the evidence numbers of ``reading.said_by``)."""
     now = ", ".join(f"[{n}]" for n in numbers)
     which = f", the {reading.read} closest to the question" if reading.nearest else ""
-    return (f'the reader said "{first}", which the question names; read again from the {reading.read} '
+    named_by = f"[{reading.named}], a later message on its subject, first" if reading.newer else None
+    return (f'the reader said "{first}", which {named_by or "the question"} names; read again from the {reading.read} '
             f"message{'s' if reading.read != 1 else ''} of "
             f"{'conversations between the same people' if reading.elsewhere else 'that conversation'} "
             f"before [{reading.named}], "

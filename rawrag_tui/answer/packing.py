@@ -63,6 +63,9 @@ class PackedEvidence:
     earlier: bool = False
     #: Whether the question asks about the past, where every version counts (answer/timeline.py).
     past: bool = False
+    #: Ids of the messages the timeline found on an anchor's subject, later than it
+    #: (answer/timeline.py): each says a newer state of something than its anchor.
+    followed: set[int] = field(default_factory=set)
 
     def cite(self, n: int) -> EvidenceMessage | None:
         return self.messages[n - 1] if 1 <= n <= len(self.messages) else None

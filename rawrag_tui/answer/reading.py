@@ -247,7 +247,7 @@ def answer_question(
                 return model.count_tokens(evidence) <= budget
 
             before = earlier_reading.read_earlier(question, first, packed.messages, views, read_again, closeness,
-                                                  just_before, fits)
+                                                  just_before, fits, packed.followed)
             if before is not None:
                 # Messages read again that the evidence did not hold are numbered after it.
                 number = {m.message_id: n for n, m in enumerate(packed.messages, 1)}

@@ -196,6 +196,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     return PackedEvidence(text, numbered, tokens, kept, len(with_messages) - kept,
                           cut_messages=max(len(messages) - len(chosen), 0), latest=latest,
                           earlier=timeline.earlier, past=timeline.past, superseded=superseded,
+                          followed={m.message_id for found in timeline.later.values() for m in found},
                           replaced=in_time_order(known[m] for m in superseded if m in known))
 
 
