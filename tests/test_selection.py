@@ -54,6 +54,18 @@ def test_a_day_of_the_month_named_alone_is_the_next_such_day():
         assert annotate(text, sent) == text
     # The stated-date check reads it like any stated date.
     assert dates_in("Are you still good for the 8th?", sent) == ["8 November 2025"]
+    # Told in the past tense, it is the last such day (the unseen set's knee operation, sent 6 July).
+    assert annotate("I supervised from the sofa. The op went fine on the 19th, I'm down to one crutch.",
+                    "2025-07-06T10:00:00Z") == ("I supervised from the sofa. The op went fine on the 19th "
+                                                "(19 June 2025), I'm down to one crutch.")
+    assert annotate("It was on the 6th", "2025-07-06T10:00:00Z") == "It was on the 6th (6 July 2025)"
+    # Only the verbs of its own sentence count; a plan made in the past is still a plan.
+    assert annotate("Till the 29th. Wales were playing", "2025-02-02T10:00:00Z") == \
+        "Till the 29th (29 March 2025). Wales were playing"
+    assert annotate("They've moved it to the 2nd.", "2025-04-27T10:00:00Z") == \
+        "They've moved it to the 2nd (2 May 2025)."
+    assert annotate("It was moved to the 2nd, it went well", "2025-04-27T10:00:00Z") == \
+        "It was moved to the 2nd (2 May 2025), it went well"
 
 
 def test_the_reader_sees_the_annotation_and_the_store_keeps_the_raw_text():

@@ -97,6 +97,15 @@ _PHRASE = re.compile(
 #: date) nor "the 3rd time", "the 40th".
 _DAY_OF_MONTH = re.compile(r"\bthe (?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b(?!\s*(?:of\b|[^\W\d_]))",
                            re.IGNORECASE)
+#: A verb in the past tense: a day of the month told "on the 19th" after one in
+#: the same sentence is the last such day ("The op went fine on the 19th", sent
+#: on 6 July, is 19 June), not the coming one. Not "booked" or "moved", and
+#: not "to"/"for the 8th": a plan made in the past for a day to come ("it was
+#: moved to the 8th").
+_PAST_TENSE = re.compile(r"\b(?:was|were|went|did|happened|passed|finished|ended|arrived|landed)\b",
+                         re.IGNORECASE)
+_ON = re.compile(r"\bon\s+$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?]\s")
 
 
 def _month(d: dt.date) -> str:
@@ -141,8 +150,8 @@ def _relative(rel: str, what: str, d: dt.date) -> str | None:
 
 def _next_day_of_month(day: int, d: dt.date) -> str | None:
     """The first date on or after ``d`` that is the ``day``-th of its month: a
-    day named without a month is a plan (one already past is said with a
-    month, or with the past tense's own words)."""
+    day named without a month is a plan, unless its sentence is told in the
+    past tense (:func:`_told_as_past`)."""
     first = dt.date(d.year, d.month, 1)
     for months in range(3):  # the 31st may skip a month
         start = shift_month(first, months)
@@ -153,6 +162,26 @@ def _next_day_of_month(day: int, d: dt.date) -> str | None:
         if found >= d:
             return long_date(found)
     return None
+
+
+def _last_day_of_month(day: int, d: dt.date) -> str | None:
+    """The last date on or before ``d`` that is the ``day``-th of its month."""
+    first = dt.date(d.year, d.month, 1)
+    for months in range(3):
+        start = shift_month(first, -months)
+        try:
+            found = start.replace(day=day)
+        except ValueError:
+            continue
+        if found <= d:
+            return long_date(found)
+    return None
+
+
+def _told_as_past(text: str, at: int) -> bool:
+    """Whether the day at ``at`` is told "on" it, after a past-tense verb of its sentence."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    return bool(_ON.search(text[start:at]) and _PAST_TENSE.search(text, start, at))
 
 
 def _ago(n: int, unit: str, d: dt.date) -> str:
@@ -178,7 +207,8 @@ def annotate(text: str, day: dt.date) -> str:
         if meaning:
             spans.append((m.start(), m.end(), meaning))
     for m in _DAY_OF_MONTH.finditer(text):
-        meaning = _next_day_of_month(int(m["day"]), day) if int(m["day"]) else None
+        resolve = _last_day_of_month if _told_as_past(text, m.start()) else _next_day_of_month
+        meaning = resolve(int(m["day"]), day) if int(m["day"]) else None
         if meaning:
             spans.append((m.start(), m.end(), meaning))
     return written_after(text, [(end, meaning) for _start, end, meaning in sorted(spans)])
