@@ -52,8 +52,8 @@ from .prompts import is_abstention
 NAME = "nearest_reading"
 #: How many messages are read again: the closest to the question. Three, as
 #: answer/earlier_reading.py takes an answer only from its three closest;
-#: measured with five, and with each of the three's neighbours, the same
-#: answers (docs/answers.md).
+#: with five, and with each of the three's neighbours, the English sets'
+#: answers were the same (docs/answers.md).
 NEAREST = 3
 
 
