@@ -38,6 +38,13 @@ def scripted(messages):
     return np.array([SCORES[m.message_id] for m in messages])
 
 
+def ask(question, reader, embedder=None, **options):
+    """``question`` answered over Ewan's chat by ``reader``, with the real embedder's history where given."""
+    history = ListHistory(embedder, EWAN) if embedder is not None else None
+    return answer_question(question, result(*EWAN), lambda: reader, date="2026-03-01", prompt_style="plain",
+                           history=history, **options)
+
+
 def test_the_three_messages_closest_to_the_question_are_read_again_in_time_order():
     assert nearest_reading.closest(EWAN, scripted) == [EWAN[1], EWAN[3], EWAN[5]]
     reader = Answers("Leidsche Rijn")
@@ -80,8 +87,7 @@ def test_the_latest_marks_are_kept_in_what_is_read_again():
 
 def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
     reader = Answers("Utrecht", "Leidsche Rijn")
-    ans = answer_question(QUESTION, result(*EWAN), lambda: reader, date="2026-03-01", prompt_style="plain",
-                          history=ListHistory(embedder, EWAN))
+    ans = ask(QUESTION, reader, embedder)
     assert ans.answer == "Leidsche Rijn" and ans.reader_said == "Utrecht"
     assert [(c.n, c.how) for c in ans.citations] == [(4, "matched")]
     assert ans.correction.startswith('the reader said "Utrecht", which only repeats the question; read again '
@@ -94,18 +100,15 @@ def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
 def test_off_or_about_the_past_the_repeated_name_is_not_in_your_history(embedder):
     without = tuple(c for c in ANSWER_CHECKS if c != nearest_reading.NAME)
     reader = Answers("Utrecht", "Leidsche Rijn")
-    ans = answer_question(QUESTION, result(*EWAN), lambda: reader, date="2026-03-01", prompt_style="plain",
-                          checks=without, history=ListHistory(embedder, EWAN))
+    ans = ask(QUESTION, reader, embedder, checks=without)
     assert ans.answer == NOT_IN_HISTORY and ans.reader_said == "Utrecht" and len(reader.prompts) == 1
     # A question about the past is the earlier reading's (tests/test_earlier_reading.py), or stays unknown.
     reader = Answers("Utrecht", "Leidsche Rijn")
-    ans = answer_question("Which neighbourhood of Utrecht did Ewan live in in 2024?", result(*EWAN),
-                          lambda: reader, date="2026-03-01", prompt_style="plain",
-                          history=ListHistory(embedder, EWAN))
+    ans = ask("Which neighbourhood of Utrecht did Ewan live in in 2024?", reader, embedder)
     assert ans.answer == NOT_IN_HISTORY and len(reader.prompts) == 1
     # Without the history (whole windows, no embedder) nothing is compared by meaning: not read again.
     reader = Answers("Utrecht", "Leidsche Rijn")
-    ans = answer_question(QUESTION, result(*EWAN), lambda: reader, date="2026-03-01", prompt_style="plain")
+    ans = ask(QUESTION, reader)
     assert ans.answer == NOT_IN_HISTORY and len(reader.prompts) == 1
 
 
