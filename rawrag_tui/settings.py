@@ -196,8 +196,10 @@ class AnswerSettings:
     #: of these changed it, a question about now is read again from the messages of the answer's
     #: conversation later than its sources, and an answer one of them supports replaces it;
     #: "earlier_reading": a question about an earlier state answered with the name the question
-    #: gives ("before she moved to Leeds": "Leeds") is read again from the messages of that
-    #: conversation before the first that names it, and an answer one of them supports replaces it;
+    #: gives ("before she moved to Leeds": "Leeds"), or with a newer state a later message on its
+    #: subject first names, is read again from the messages of that conversation before the first
+    #: that names it (last, the three of them closest to the question), and an answer one of them
+    #: supports replaces it;
     #: "yes_no_reading": a yes-or-no question about now ("Does she still live in York?") answered
     #: without a no is read again over the closest later message on what it names, and an answer
     #: of that reading replaces the first; "nearest_reading": a question about now whose answer

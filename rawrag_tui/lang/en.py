@@ -150,8 +150,8 @@ def _relative(rel: str, what: str, d: dt.date) -> str | None:
 
 def _next_day_of_month(day: int, d: dt.date) -> str | None:
     """The first date on or after ``d`` that is the ``day``-th of its month: a
-    day named without a month is a plan, unless its sentence is told in the
-    past tense (:func:`_told_as_past`)."""
+    day named without a month is a plan, unless its sentence tells it in the
+    past tense (:func:`_told_as_past`: then :func:`_last_day_of_month`)."""
     first = dt.date(d.year, d.month, 1)
     for months in range(3):  # the 31st may skip a month
         start = shift_month(first, months)
