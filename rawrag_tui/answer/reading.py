@@ -215,6 +215,8 @@ def answer_question(
             return known.embed(messages, speaker=False) @ known.embed_question(asked)
 
         first = CITATION.sub("", reader_said or answer).strip()
+        # Evidence numbers of the messages a reading answers from (read_too's are added after them).
+        number = {m.message_id: n for n, m in enumerate(packed.messages, 1)}
         started = time.perf_counter()
         if yes_no_again:
             yes_no = yes_no_reading.read_yes_no(question, first, packed.messages, views, read_again, closeness,
@@ -227,7 +229,6 @@ def answer_question(
             nearest = nearest_reading.read_repeated(question, first, packed.messages, views, read_again, closeness,
                                                     packed.latest)
             if nearest is not None:
-                number = {m.message_id: n for n, m in enumerate(packed.messages, 1)}
                 numbers = [number[m.message_id] for m in nearest.said_by]
                 reader_said, answer = reader_said or answer, nearest.text
                 correction = nearest_reading.explain(first, nearest, numbers)
@@ -250,7 +251,6 @@ def answer_question(
                                                   just_before, fits, packed.followed)
             if before is not None:
                 # Messages read again that the evidence did not hold are numbered after it.
-                number = {m.message_id: n for n, m in enumerate(packed.messages, 1)}
                 for m in before.said_by:
                     if m.message_id not in number:
                         read_too.append(m)
