@@ -6,6 +6,8 @@ answered "not in your history" before any reader is loaded."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from rawrag_tui.answer import timeline as timeline_module
@@ -174,7 +176,8 @@ def test_a_short_reply_on_the_subject_is_its_latest_but_replaces_no_statement():
                "Football?": off}
     timeline = follow_subjects("Which city does Ines live in?", [chat[0]], chat[:2], VectorHistory(chat, vectors))
     assert [m.message_id for m in timeline.subject_of(1)] == [4]
-    assert timeline.latest == {4} and timeline.superseded == {}
+    # The latest mark goes on the statement: "Ha, nice." says no newer state of it.
+    assert timeline.latest == {1} and timeline.superseded == {}
     # A later statement at least half as long replaces it.
     moved = "Big news: I left Porto, I live in Braga now."
     chat[3] = msg(4, moved, "2025-06-20T09:00:00", "Ines")
@@ -320,6 +323,25 @@ def test_the_bundled_reader_answers_the_demos_moved_wedding_with_no_correction(o
     assert not answer.reader_said and not answer.correction and answer.superseded >= 1
 
 
+FRESH = Path(__file__).resolve().parent.parent / "bench" / "data" / "changed-facts-fresh.json"
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_answers_from_the_statement_a_short_update_follows(open_memory):
+    # The unseen changed-facts chats (bench/data): Kofi swapped his triathlon for the Maratona
+    # dles Dolomites; the line the timeline finds later on it, "Training's going up: 120 km
+    # last Saturday in the hills.", says no event. Marked latest, it had the reader answer
+    # "Tortellino's treats" (his cat's).
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(FRESH, "locomo")
+    seen = []
+    answer = mem.ask("Which event is Kofi currently training for?", date="2026-07-01", on_evidence=seen.append)
+    marked = [line for line in seen[0].text.splitlines() if LATEST_MARK in line]
+    assert any("Maratona dles Dolomites" in line for line in marked), marked
+    assert not any("Training's going up" in line for line in marked), marked
+    assert "Maratona dles Dolomites" in answer.answer, (answer.answer, answer.correction)
+
+
 def test_names_are_left_out_of_the_question_in_its_own_language():
     assert without_names("What is Priya's job?", {"Priya", "Daniel"}) == "What is job?"
     assert without_names("王芳的猫叫什么名字？", {"王芳", "李明"}) == "的猫叫什么名字？"
@@ -463,6 +485,17 @@ def test_a_later_line_writing_no_value_of_the_kind_asked_is_not_its_latest_state
     assert timeline_module._latest_of_kind([number, chat, new_number, laugh], {"phone"}) == 2
     assert timeline_module._latest_of_kind([number, chat, laugh], set()) == 2  # no kind asked: the last
     assert timeline_module._latest_of_kind([chat, laugh], {"phone"}) == 1  # none writes one: the last
+
+
+def test_the_latest_mark_goes_on_the_latest_statement_not_a_short_reply_after_it():
+    first = msg(1, "Ferrari are my team till I die but they make it so hard.", "2025-06-14T10:00:00", "Elena")
+    moved = msg(2, "Honestly, I'm a McLaren fan now, Ferrari broke me.", "2025-08-10T10:00:00", "Elena")
+    reply = msg(3, "Commitment.", "2025-10-19T10:00:00", "Elena")
+    latest = timeline_module._latest_statement
+    assert latest([first, reply], 1) == 0  # a word after a statement: the statement
+    assert latest([first, moved, reply], 2) == 1  # the newer statement, not the reply after it
+    assert latest([first, moved], 1) == 1  # a statement as long: itself
+    assert latest([reply, first], 1) == 1  # a statement after a short line replaces it
 
 
 def _thread(messages, conv):

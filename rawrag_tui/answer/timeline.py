@@ -32,11 +32,12 @@ of the latest's conversation sent the same day, which it goes on with
 rather than replaces ("Chloe and I split up", then "It was pretty mutual"),
 and those more than twice as long as the latest (:data:`REPLACES_FROM`): a
 short line the embedder put on the subject ("それな", "Commitment.", "急だね")
-follows it, and is marked latest, but does not take the place of the
-statement before it (it had left out 山本's interview moved to 6月18日 and
-Kofi's "I'm doing the Maratona dles Dolomites next July instead of the
-triathlon"). Length is what any script has; closeness to the question did
-not tell these from a moved date (docs/answers.md).
+follows it but does not take the place of the statement before it (it had
+left out 山本's interview moved to 6月18日 and Kofi's "I'm doing the Maratona
+dles Dolomites next July instead of the triathlon"), and the statement keeps
+the latest mark (:func:`_latest_statement`). Length is what any script has;
+closeness to the question did not tell these from a moved date
+(docs/answers.md).
 
 Cost: the candidates are the kept windows' messages and the last
 :data:`LATER_CAP` messages of each anchor's conversation; their vectors are
@@ -233,8 +234,8 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
         kinds = lang.kinds_asked(question)
         for group in ordered:
             newest = _latest_of_kind(group, kinds)
-            timeline.latest.add(group[newest].message_id)
             latest = group[newest]
+            timeline.latest.add(group[_latest_statement(group, newest)].message_id)
             timeline.superseded.update({m.message_id: latest.message_id for m in group[:newest]
                                         if not _same_sitting(m, latest) and _replaces(latest, m)})
     return timeline
@@ -264,3 +265,16 @@ def _latest_of_kind(group: Sequence[EvidenceMessage], kinds: Iterable[str]) -> i
     kinds = list(kinds)
     holding = [i for i, m in enumerate(group) if any(holds(kind, m.text) for kind in kinds)]
     return holding[-1] if holding else len(group) - 1
+
+
+def _latest_statement(group: Sequence[EvidenceMessage], newest: int) -> int:
+    """Which message of ``group`` (in time order) the latest mark goes on:
+    ``newest``, unless it replaces none of the messages before it (a reply of
+    a word or two, :func:`_replaces`); then the last before it that replaces
+    one, else the first. The mark tells the reader which message holds the
+    state now; on "Commitment." or "Fingers crossed." it pointed at no state,
+    and the 0.5B reader took a value from elsewhere (docs/answers.md)."""
+    i = newest
+    while i > 0 and not any(_replaces(group[i], m) for m in group[:i]):
+        i -= 1
+    return i
