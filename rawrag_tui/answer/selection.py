@@ -34,7 +34,7 @@ the evidence:
   (answer/history.py), the later messages of an anchor's conversation (or,
   among the evidence, of another conversation between the same people) that
   speak of its subject, found by meaning (answer/timeline.py), come along
-  with it, and the newest message of each subject is marked as the latest.
+  with it, and the newest statement of each subject is marked as the latest.
   A small reader takes the first value it reads, mark or no mark (the
   bundled 0.5B answered the demo's wedding with the old message's send date,
   the new one marked latest two lines below), so a question about now reads the

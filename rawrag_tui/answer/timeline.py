@@ -17,7 +17,7 @@ the anchor's and the question's (the smaller of the two cosines is at least
 close to the anchor alone is chat about the same people; close to the
 question alone is another part of the answer. The
 anchor and the later messages it finds (joined where they overlap) make one
-subject; its messages are shown in time order, the last marked as the latest
+subject; its messages are shown in time order, the last statement marked as the latest
 (answer/packing.py, answer/prompts.py).
 
 Unless the question asks about the past: then no message is marked latest
@@ -91,7 +91,8 @@ class Timeline:
 
     #: Anchor id -> later messages on its subject, in time order.
     later: dict[int, list[EvidenceMessage]] = field(default_factory=dict)
-    #: Ids of the messages that are the latest of a subject of two or more.
+    #: Ids of the messages that are the latest statement of a subject of two or more
+    #: (a short reply after it is not: :func:`_latest_statement`).
     latest: set[int] = field(default_factory=set)
     #: Whether the question asks about the past (no latest marks then).
     past: bool = False
