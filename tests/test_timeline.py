@@ -498,6 +498,29 @@ def test_the_latest_mark_goes_on_the_latest_statement_not_a_short_reply_after_it
     assert latest([reply, first], 1) == 1  # a statement after a short line replaces it
 
 
+def test_a_short_line_writing_what_is_asked_keeps_the_latest_mark():
+    # "New number: ..." is short beside the first number's line, but it is the value asked for.
+    old = msg(1, "My number is 07700 900123, ring me whenever, I'm around all week after work.",
+              "2025-03-01T10:00:00", "Marcus")
+    new = msg(2, "New number: 07700 900461", "2025-06-01T10:00:00", "Marcus")
+    when_old = msg(3, "The launch is on the 18th of October, at a bookshop in Ruzafa. You have to come.",
+                   "2025-06-29T13:40:00", "Hattie")
+    when_new = msg(4, "Moved to 6 February.", "2025-10-19T19:00:00", "Hattie")
+    chatter = [msg(5, "Coffee on Saturday?", "2025-11-02T19:00:00", "Ana"),
+               msg(6, "Football?", "2025-11-03T19:00:00", "Ana")]
+    vectors = {m.text: [1.0, 0.0, 0.0] for m in (old, new, when_old, when_new)}
+    vectors.update({m.text: [0.0, 1.0, 0.0] for m in chatter})
+    for question, pair in (("What is Marcus's phone number?", [old, new]),
+                           ("When is Hattie's book launch?", [when_old, when_new])):
+        chat = [*pair, *chatter]
+        timeline = follow_subjects(question, [pair[0]], chat, VectorHistory(chat, vectors))
+        assert timeline.latest == {pair[1].message_id}, question
+    # Asked for something else, the short line is no statement of it: the first keeps the mark.
+    chat = [old, new, *chatter]
+    timeline = follow_subjects("Where does Marcus live?", [old], chat, VectorHistory(chat, vectors))
+    assert timeline.latest == {old.message_id}
+
+
 def _thread(messages, conv):
     """``messages`` as another conversation (a ChatGPT export's next thread)."""
     return [EvidenceMessage(m.message_id, m.external_id, conv, f"chat {conv}", m.seq, m.timestamp, m.speaker,

@@ -233,10 +233,12 @@ def follow_subjects(question: str, anchors: Sequence[EvidenceMessage], pool: Ite
     timeline.past = timeline.earlier or asks_about_past(question, ordered)
     if not timeline.past:
         kinds = lang.kinds_asked(question)
+        when = lang.asks_when(question)
         for group in ordered:
             newest = _latest_of_kind(group, kinds)
             latest = group[newest]
-            timeline.latest.add(group[_latest_statement(group, newest)].message_id)
+            marked = newest if _states_asked(latest, kinds, when) else _latest_statement(group, newest)
+            timeline.latest.add(group[marked].message_id)
             timeline.superseded.update({m.message_id: latest.message_id for m in group[:newest]
                                         if not _same_sitting(m, latest) and _replaces(latest, m)})
     return timeline
@@ -274,8 +276,19 @@ def _latest_statement(group: Sequence[EvidenceMessage], newest: int) -> int:
     a word or two, :func:`_replaces`); then the last before it that replaces
     one, else the first. The mark tells the reader which message holds the
     state now; on "Commitment." or "Fingers crossed." it pointed at no state,
-    and the 0.5B reader took a value from elsewhere (docs/answers.md)."""
+    and the 0.5B reader took a value from elsewhere (docs/answers.md). Not
+    asked where the newest writes what the question asks for (a number, a
+    clock time, a date for a "when" question: "New number: 07700 900461" is
+    short and states it; :func:`follow_subjects`)."""
     i = newest
     while i > 0 and not any(_replaces(group[i], m) for m in group[:i]):
         i -= 1
     return i
+
+
+def _states_asked(message: EvidenceMessage, kinds: Iterable[str], when: bool) -> bool:
+    """Whether ``message`` writes what the question asks for: a value of one of
+    ``kinds`` (a phone number, a clock time), or a date where it asks ``when``.
+    Such a line keeps the latest mark however short it is."""
+    return (any(holds(kind, message.text) for kind in kinds)
+            or (when and bool(lang.dates_in(message.text, message.timestamp))))
