@@ -6,8 +6,6 @@ scripted reader double; the bundled reader on a real store at the end."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,7 +14,7 @@ from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import needs_bundled_reader
+from tests.conftest import UNSEEN_CHATS, needs_bundled_reader
 from tests.test_later_reading import Answers, ListHistory, msg, read_by, result
 
 QUESTION = "Which neighbourhood of Utrecht does Ewan live in?"
@@ -127,15 +125,12 @@ def test_chinese_is_read_again_by_its_characters(embedder):
                                          read_by(Answers("杭州")), lambda ms: np.array([0.1, 0.9, 0.5, 0.4])) is None
 
 
-FRESH = Path(__file__).resolve().parent.parent / "bench" / "data" / "changed-facts-fresh.json"
-
-
 @needs_bundled_reader
 def test_the_bundled_reader_read_again_from_the_closest_messages_answers(open_memory):
     # The unseen changed-facts chats (bench/data): Ewan moved within Utrecht to Leidsche Rijn
     # in September 2025; Beatriz lived in Porto before she moved to Braga.
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
-    mem.import_path(FRESH, "locomo")
+    mem.import_path(UNSEEN_CHATS, "locomo")
     answer = mem.ask("Which neighbourhood of Utrecht does Ewan currently live in?", date="2026-05-17")
     # Over 24 messages the reader gave the city the question names, and over the three closest the
     # answer; since the latest mark is on his move's statement, not on a short reply after it

@@ -6,8 +6,6 @@ answered "not in your history" before any reader is loaded."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from rawrag_tui.answer import timeline as timeline_module
@@ -20,7 +18,7 @@ from rawrag_tui.answer.timeline import asks_about_earlier, asks_about_past, foll
 from rawrag_tui.answer.unknown import named, named_as_written
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
-from tests.conftest import needs_bundled_reader, write_chat
+from tests.conftest import UNSEEN_CHATS, needs_bundled_reader, write_chat
 
 
 def msg(mid, text, ts, speaker, conv=1):
@@ -323,9 +321,6 @@ def test_the_bundled_reader_answers_the_demos_moved_wedding_with_no_correction(o
     assert not answer.reader_said and not answer.correction and answer.superseded >= 1
 
 
-FRESH = Path(__file__).resolve().parent.parent / "bench" / "data" / "changed-facts-fresh.json"
-
-
 @needs_bundled_reader
 def test_the_bundled_reader_answers_from_the_statement_a_short_update_follows(open_memory):
     # The unseen changed-facts chats (bench/data): Kofi swapped his triathlon for the Maratona
@@ -333,7 +328,7 @@ def test_the_bundled_reader_answers_from_the_statement_a_short_update_follows(op
     # last Saturday in the hills.", says no event. Marked latest, it had the reader answer
     # "Tortellino's treats" (his cat's).
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
-    mem.import_path(FRESH, "locomo")
+    mem.import_path(UNSEEN_CHATS, "locomo")
     seen = []
     answer = mem.ask("Which event is Kofi currently training for?", date="2026-07-01", on_evidence=seen.append)
     marked = [line for line in seen[0].text.splitlines() if LATEST_MARK in line]

@@ -8,7 +8,9 @@ The answer was in the evidence; among 24 lines of small talk the small
 reader did not find it. Asked the same question over only the three
 evidence messages closest to it in meaning (the home's embedder, names
 left out, as answer/later_reading.py compares), in time order, it answered
-"Leidsche Rijn".
+"Leidsche Rijn". (Since the latest mark went on his move's statement rather
+than on a short reply after it, answer/timeline.py, its first reading
+answers that; no question about now of the sets needs this reading today.)
 
 So, for a question about now (not about the past: answer/timeline.py; not
 yes-or-no: answer/yes_no_reading.py reads those) whose answer only repeated
