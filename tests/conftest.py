@@ -15,7 +15,8 @@ REPO = Path(__file__).resolve().parent.parent
 # CI lays shared/ beside the checkout; RAWRAG_SHARED points elsewhere (a worktree, say)
 SHARED = Path(os.environ.get("RAWRAG_SHARED") or REPO.parent / "shared")
 LOCOMO = SHARED / "data" / "locomo-conv-26.json"
-#: The unseen English changed-facts chats (bench/data), which the bundled reader's tests ask.
+#: The changed-facts chats of bench/data the bundled reader's tests ask: English, and unseen English.
+ENGLISH_CHATS = REPO / "bench" / "data" / "changed-facts.json"
 UNSEEN_CHATS = REPO / "bench" / "data" / "changed-facts-fresh.json"
 
 

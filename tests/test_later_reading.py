@@ -15,7 +15,7 @@ from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.search.types import EvidenceMessage, Hit, SearchResult
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import needs_bundled_reader, write_chat
+from tests.conftest import ENGLISH_CHATS, needs_bundled_reader, write_chat
 
 
 def msg(mid, text, ts, speaker, conv=1):
@@ -324,3 +324,44 @@ def test_a_later_thread_naming_the_first_answer_beside_a_new_one_is_read_alone()
     assert later_reading.read_later("What car does the user drive?", "Ford Fiesta", [1, 2], one_chat,
                                     EvidenceViews(), read_by(reader), LEVEL) is None
     assert reader.prompts == []
+
+
+CAT = [
+    msg(1, "Here she is, eight weeks old. We're calling her Biscuit.", "2025-03-23T20:40:00", "Hannah"),
+    msg(2, "Biscuit is a perfect name.", "2025-03-23T20:41:00", "Marcus"),
+    msg(3, "And how did Biscuit cope with the move?", "2025-06-15T11:20:00", "Marcus"),
+    msg(4, "About that. We've changed her name, the vet's idea: she's Miso now.", "2025-06-15T11:22:00", "Hannah"),
+    msg(5, "Ha, it suits her.", "2025-06-15T11:23:00", "Marcus"),
+]
+
+
+def test_a_later_line_naming_the_first_answer_leaves_the_later_marked_statements_to_read():
+    # "And how did Biscuit cope with the move?" still names the first answer, asking; the
+    # statement the timeline marks latest does not, and it alone is read again.
+    def first_closer(messages):  # "calling her Biscuit" is closer to the question: the gate would stop it
+        return np.array([1.0 if "Biscuit" in m.text else 0.2 for m in messages])
+
+    question = "What is the name of Hannah's cat?"
+    reader = Answers("Miso")
+    found = later_reading.read_later(question, "Biscuit", [1, 2], CAT, EvidenceViews(), read_by(reader),
+                                     first_closer, latest={4})
+    assert found is not None and found.text == "Miso" and found.messages == [4] and found.read == 1
+    assert len(reader.prompts) == 1 and "Miso now" in reader.prompts[0] and "cope" not in reader.prompts[0]
+    # No statement marked latest, or the marked one names the first answer too: nothing is read.
+    for latest in (set(), {3}):
+        reader = Answers("Miso")
+        assert later_reading.read_later(question, "Biscuit", [1, 2], CAT, EvidenceViews(), read_by(reader),
+                                        first_closer, latest=latest) is None
+        assert reader.prompts == []
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_reads_the_renamed_cats_latest_statement(open_memory):
+    # The English changed-facts chats (bench/data): Hannah's kitten Biscuit was renamed Miso in
+    # June 2025; Marcus's "And how did Biscuit cope with the move?" comes just before.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(ENGLISH_CHATS, "locomo")
+    answer = mem.ask("What is the name of Hannah's cat?", date="2026-01-18")
+    assert answer.reader_said == "Biscuit" and answer.answer == "Miso", (answer.answer, answer.correction)
+    assert "read again from the 2 later messages of that conversation" in answer.correction
+    assert [c.how for c in answer.citations] == ["matched"] and "Miso now" in answer.citations[0].text

@@ -7,8 +7,6 @@ scripted reader double, the language modules' question forms, and the bundled re
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -18,7 +16,7 @@ from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import needs_bundled_reader
+from tests.conftest import ENGLISH_CHATS, needs_bundled_reader
 from tests.test_later_reading import Answers, ListHistory, msg, read_by, result
 
 HANNAH = [
@@ -162,15 +160,12 @@ def test_left_out_of_the_checks_or_asked_about_the_past_it_does_not_read_again(e
         assert len(reader.prompts) == 1 or checks
 
 
-CHANGED_FACTS = Path(__file__).resolve().parent.parent / "bench" / "data" / "changed-facts.json"
-
-
 @needs_bundled_reader
 def test_the_bundled_reader_read_again_answers_from_the_latest_statement(open_memory, tmp_path):
     # The English changed-facts chats (bench/data): Hannah wrote from York, then Leeds, and since
     # January 2026 from Chorlton, Manchester.
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
-    mem.import_path(CHANGED_FACTS, "locomo")
+    mem.import_path(ENGLISH_CHATS, "locomo")
     answer = mem.ask("Does Hannah still live in York?", date="2026-04-12")
     # The first reading agrees with the question; the second, over the move alone, does not.
     assert answer.reader_said.strip(" .").lower() == "yes", answer.reader_said

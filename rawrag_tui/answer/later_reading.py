@@ -16,7 +16,11 @@ the same people: a ChatGPT export's later threads) that are later than every
 message supporting its answer (the ones it cited, or that share its words).
 Not where a later message still says the first answer (shares its words and
 holds its numbers, answer/checks/support.py): then nothing later changed
-it. The second answer replaces the first only where it is an answer a later
+it; unless the later messages hold statements the timeline marks as the
+latest on a subject of the question (answer/timeline.py) that do not say
+it: those alone are read ("And how did Biscuit cope with the move?" names
+the cat's first name, asking; "We've changed her name ... she's Miso now" is
+the statement). The second answer replaces the first only where it is an answer a later
 message supports, differs from the first, is no restatement of the question
 (it shares none of the question's terms: "Priya's job is a bus driver."),
 is not only the name of a person in the chat (asked for Hannah's cat, the
@@ -139,8 +143,17 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
         # stops the reader's pick among later lines about something else, is not asked.
         last = max((chosen[n - 1] for n in still), key=lambda m: m.timestamp or "")
         if last.conversation_id in cited_in:
-            return None
-        later, chosen = [later[chosen.index(last)]], [last]
+            # In the same chat, a later line naming it may only ask about it ("And how did
+            # Biscuit cope with the move?"): the later statements the timeline marks latest
+            # that do not name it are read alone, if any ("We've changed her name ... she's Miso
+            # now"). The timeline found each on a subject of the question, so the gate is not
+            # asked here either ("We're calling her Biscuit" is closer to the question).
+            marked = [i for i, m in enumerate(chosen, 1) if m.message_id in latest and i not in still]
+            if not marked:
+                return None
+            later, chosen = [later[i - 1] for i in marked], [chosen[i - 1] for i in marked]
+        else:
+            later, chosen = [later[chosen.index(last)]], [last]
     text, numbered = render(chosen, {m.message_id: views(m).body for m in chosen}, latest)
     second = read(text).strip()
     if (not second or is_abstention(second) or same_answer(second, first) or restates(question, second, first)
