@@ -13,7 +13,7 @@ from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import needs_bundled_reader, write_chat
+from tests.conftest import ENGLISH_CHATS, needs_bundled_reader, write_chat
 from tests.test_later_reading import LEVEL, Answers, ListHistory, msg, read_by, result
 
 QUESTION = "Which city did Noor live in before she moved to Norwich?"
@@ -87,7 +87,9 @@ def test_the_history_before_is_read_where_the_evidence_before_gave_no_answer():
     reader = Answers(NOT_IN_HISTORY, "Durham")
     assert earlier_reading.read_earlier(QUESTION, "Norwich", [small_talk, *NOOR[2:]], EvidenceViews(),
                                         read_by(reader), LEVEL, lambda anchor: [small_talk]) is None
-    assert len(reader.prompts) == 1
+    # The second prompt is the very last try (the message that names Norwich), whose
+    # "Durham" that message does not support.
+    assert len(reader.prompts) == 2 and "Jealous" not in reader.prompts[1] and "Norwich" in reader.prompts[1]
 
 
 RABBIT = [
@@ -150,11 +152,12 @@ def test_the_three_earlier_messages_closest_to_the_question_are_read_last(embedd
     assert earlier_reading.explain("Norwich", found, [2]) == (
         'the reader said "Norwich", which the question names; read again from the 3 messages of that '
         "conversation before [6], the first that names it, the 3 closest to the question, it answered from [2]")
-    # Three or fewer before it: the first reading read them all, nothing is read again.
+    # Three or fewer before it: the first reading read them all, they are not read
+    # again (the second prompt is the very last try, the message naming Norwich and its reply).
     reader = Answers(NOT_IN_HISTORY, "Durham")
     assert earlier_reading.read_earlier(QUESTION, "Norwich", NOOR, EvidenceViews(), read_by(reader),
                                         closeness) is None
-    assert len(reader.prompts) == 1
+    assert len(reader.prompts) == 2 and "Durham is freezing" not in reader.prompts[1]
     # The three read alone must support the answer, as any reading.
     assert earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
                                         read_by(Answers("St Oswald's", "Leeds")), closeness) is None
@@ -191,9 +194,12 @@ def test_only_an_answer_that_repeats_the_question_with_earlier_messages_is_read_
     reader = Answers("Durham")
     # "Durham" is no name of the question; asked before Durham, [1] names it first, with nothing before it.
     assert earlier_reading.read_earlier(QUESTION, "Durham", NOOR, EvidenceViews(), read_by(reader), LEVEL) is None
+    assert reader.prompts == []
+    # Asked before Durham, [1] names it first with nothing before it: only [1] is read
+    # (the very last try), and "Durham" again is no answer.
     assert earlier_reading.read_earlier("Which city did Noor live in before she moved to Durham?", "Durham",
                                         NOOR, EvidenceViews(), read_by(reader), LEVEL) is None
-    assert reader.prompts == []
+    assert len(reader.prompts) == 1 and "Durham is freezing" in reader.prompts[0]
 
 
 def test_the_answer_must_come_from_one_of_the_three_earlier_messages_closest_to_the_question():
@@ -214,6 +220,62 @@ def test_the_answer_must_come_from_one_of_the_three_earlier_messages_closest_to_
     found = earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
                                          read_by(Answers("Durham")), closeness)
     assert found is not None and found.said_by == [NOOR[0]]
+
+
+SAM = [
+    msg(1, "Yep, data analyst at Aer Lingus, staring at delay dashboards all day.", "2025-06-14T21:05:00", "Sam"),
+    msg(2, "How's the running going?", "2026-02-07T11:38:00", "Elena"),
+    msg(3, "Knee's fine again. Long runs on the prom every Sunday.", "2026-02-07T11:39:00", "Sam"),
+    msg(4, "And I'm a data engineer at Corrib Labs now. I left Aer Lingus in January.", "2026-02-07T11:40:00",
+        "Sam"),
+    msg(5, "Look at you! Data engineer!", "2026-02-07T11:42:00", "Elena"),
+]
+BEFORE_CORRIB = "Where did Sam work before Corrib Labs?"
+
+
+def test_the_message_that_names_the_new_state_and_the_one_after_it_are_read_last():
+    # Neither the two messages before Corrib Labs nor the history's hold Aer Lingus
+    # (it was told eight months earlier); the line of the change says it.
+    reader = Answers(NOT_IN_HISTORY, "Aer Lingus")
+    found = earlier_reading.read_earlier(BEFORE_CORRIB, "Corrib Labs", SAM[1:4], EvidenceViews(),
+                                         read_by(reader), LEVEL, after=lambda anchor: [SAM[4]])
+    assert found is not None and found.text == "Aer Lingus" and found.at_change
+    assert found.said_by == [SAM[3]] and found.named == 3 and found.read == 2
+    assert len(reader.prompts) == 2 and "Knee's fine" in reader.prompts[0]
+    assert "Knee's fine" not in reader.prompts[1]
+    assert "Corrib Labs now" in reader.prompts[1] and "Look at you" in reader.prompts[1]
+    assert earlier_reading.explain("Corrib Labs", found, [3]) == (
+        'the reader said "Corrib Labs", which the question names; read again from [3], the first message '
+        "that names it, and the message after it, it answered from [3]")
+
+
+@pytest.mark.parametrize("second", [
+    "Corrib Labs",                 # the question's name again
+    "a data engineer at Corrib Labs",  # the first answer again, in more words
+    "Dublin",                      # neither line says it
+    "Elena",                       # only a person of the chat
+    NOT_IN_HISTORY,
+])
+def test_the_last_try_stands_only_where_the_line_of_the_change_supports_another_answer(second):
+    reader = Answers(NOT_IN_HISTORY, second)
+    assert earlier_reading.read_earlier(BEFORE_CORRIB, "Corrib Labs", SAM[1:4], EvidenceViews(),
+                                        read_by(reader), LEVEL, after=lambda anchor: [SAM[4]]) is None
+    assert len(reader.prompts) == 2
+
+
+def test_the_message_after_the_change_comes_from_the_history(embedder):
+    # The evidence holds the line of the change only; the reply after it comes from the store
+    # and is numbered after the evidence.
+    reply = [msg(6, "Wait, weren't you at Aer Lingus?", "2026-02-07T11:41:00", "Elena")]
+    history = ListHistory(embedder, [msg(4, "I'm a data engineer at Corrib Labs now!", "2026-02-07T11:40:00",
+                                         "Sam"), *reply])
+    assert history.messages_after(1, 4, 1) == reply
+    reader = Answers("Corrib Labs", "Aer Lingus")
+    ans = answer_question(BEFORE_CORRIB, result(history.messages[0]), lambda: reader, date="2026-03-01",
+                          prompt_style="plain", history=history)
+    assert ans.answer == "Aer Lingus" and ans.reader_said == "Corrib Labs", ans.correction
+    assert [(c.n, c.text) for c in ans.citations] == [(2, reply[0].text)]
+    assert "read again from [1], the first message that names it, and the message after it" in ans.correction
 
 
 def test_chinese_is_read_again_by_its_characters():
@@ -320,3 +382,16 @@ def test_the_newer_state_is_found_by_the_timeline_and_read_again(embedder):
     ans = answer_question(RENAMED, result(*RABBIT), lambda: reader, date="2026-01-01", prompt_style="plain",
                           checks=without, history=ListHistory(embedder, RABBIT))
     assert ans.answer == "Stroopwafel" and len(reader.prompts) == 1
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_reads_the_line_of_the_change_last(open_memory):
+    # The English changed-facts chats (bench/data): Sam's "I left Aer Lingus in January"
+    # is in the line that first names Corrib Labs; "data analyst at Aer Lingus" five
+    # sessions earlier is beyond the messages just before it.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(ENGLISH_CHATS, "locomo")
+    answer = mem.ask(BEFORE_CORRIB, date="2026-04-12")
+    assert answer.reader_said == "Corrib Labs" and answer.answer == "Aer Lingus", (answer.answer, answer.correction)
+    assert "the first message that names it, and the message after it" in answer.correction
+    assert answer.citations and all("Aer Lingus" in c.text for c in answer.citations)

@@ -68,6 +68,9 @@ class ListHistory:
     def messages_before(self, conversation_id, before_seq, limit):
         return [m for m in self.messages if m.conversation_id == conversation_id and m.seq < before_seq][-limit:]
 
+    def messages_after(self, conversation_id, after_seq, limit):
+        return [m for m in self.messages if m.conversation_id == conversation_id and m.seq > after_seq][:limit]
+
     def earlier_messages(self, anchor, limit):
         others = self.same_people(anchor.conversation_id) - {anchor.conversation_id}
         return [m for m in self.messages

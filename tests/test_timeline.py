@@ -44,6 +44,9 @@ class ListHistory:
     def messages_before(self, conversation_id, before_seq, limit):
         return [m for m in self.messages if m.conversation_id == conversation_id and m.seq < before_seq][-limit:]
 
+    def messages_after(self, conversation_id, after_seq, limit):
+        return [m for m in self.messages if m.conversation_id == conversation_id and m.seq > after_seq][:limit]
+
     def mentions(self, word):
         return any(word.lower() in message_text(m).lower() for m in self.messages)
 

@@ -35,8 +35,16 @@ freezing"). Where neither reading gives an answer that stands, the last try
 reads only the three of all those earlier messages closest to the question
 (answer/nearest_reading.py): asked where Amir lived before he moved to
 Glasgow, the 14 messages before it gave a school's name, their three
-closest "Bristol life is the same as ever". Otherwise the answer stays "not
-in your history".
+closest "Bristol life is the same as ever". Where that does not stand
+either, the very last try reads the message that first names the answer and
+the one after it in its conversation, alone: where a state changes, people
+say what it changed from, in the same line or in the reply to it ("I'm a
+data engineer at Corrib Labs now ... I left Aer Lingus in January."; "今天是我在字节跳动的第一天"
+answered "你不是在华为吗"), and the old state may have been said too far back for
+the messages just before to hold it (Sam's Aer Lingus was eight months and
+five sessions earlier). That answer must be supported by one of the two,
+and must neither repeat the question nor name the first answer. Otherwise
+the answer stays "not in your history".
 
 An answer that does not repeat the question but is a newer state is read
 again the same way: one first named by a message the timeline found on an
@@ -97,6 +105,9 @@ class EarlierReading:
     #: Whether the first answer was read again as a newer state (first named by a
     #: message the timeline found later on a subject) rather than as the question's own name.
     newer: bool = False
+    #: Whether only the message that first names the first answer and the one after it
+    #: were read (the very last try).
+    at_change: bool = False
 
 
 def names(message: EvidenceMessage, answer: str, views: EvidenceViews) -> bool:
@@ -119,7 +130,9 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
                  read: Callable[[str], str], closeness: Callable[[list[EvidenceMessage]], np.ndarray],
                  before: Callable[[EvidenceMessage], list[EvidenceMessage]] = lambda anchor: [],
                  fits: Callable[[str], bool] = lambda text: True,
-                 followed: Collection[int] = ()) -> EarlierReading | None:
+                 followed: Collection[int] = (),
+                 after: Callable[[EvidenceMessage], list[EvidenceMessage]] = lambda anchor: [],
+                 ) -> EarlierReading | None:
     """The reader's answer from the messages before the first that names its
     answer ``first``, where it stands (see the module's doc), else None. The
     caller asks only for a question about an earlier state; ``read`` and
@@ -128,9 +141,11 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
     people, ``views.circle``) sent before it, or where it
     holds none, those ``before`` gives (the history's, just before it), the
     latest of them that ``fits`` the reader's budget; where neither reading
-    stands, the three of both closest to the question, alone. ``followed``:
-    the ids of the messages found later on a subject (an answer one of them
-    names first is a newer state, read again too)."""
+    stands, the three of both closest to the question, alone; where that
+    does not stand either, the message that names it first and those
+    ``after`` gives (the history's next message of its conversation).
+    ``followed``: the ids of the messages found later on a subject (an
+    answer one of them names first is a newer state, read again too)."""
     named = first_naming(first, messages, views)
     if not named:
         return None
@@ -161,11 +176,44 @@ def read_earlier(question: str, first: str, messages: Sequence[EvidenceMessage],
             again = read_nearest(question, pool, messages, views, read, closeness, earlier=True)
             if again is not None:
                 found, nearest = (again.text, again.said_by, again.messages), True
+    at_change = False
+    if found is None:
+        # The very last try: where the state changed, the line that says so and the reply to it.
+        found = _read_change(question, first, [anchor, *after(anchor)], messages, views, read)
+        at_change = found is not None
     if found is None:
         return None
     text, said_by, chosen = found
     return EarlierReading(text, said_by, named, len(chosen),
-                          any(m.conversation_id != anchor.conversation_id for m in chosen), nearest, newer)
+                          any(m.conversation_id != anchor.conversation_id for m in chosen), nearest, newer,
+                          at_change)
+
+
+def _read_change(question: str, first: str, change: list[EvidenceMessage], messages: Sequence[EvidenceMessage],
+                 views: EvidenceViews,
+                 read: Callable[[str], str]) -> tuple[str, list[EvidenceMessage], list[EvidenceMessage]] | None:
+    """One reading of ``change`` (the message that first names ``first`` and
+    the one after it): the answer, the messages that support it and those
+    read, where it stands: supported by one of them, no abstention, no
+    repeat of the question or of ``first``, not only a person's name."""
+    bodies = {m.message_id: views(m).body for m in change}
+    text, numbered = render(change, bodies)
+    second = read(text).strip()
+    if (not second or is_abstention(second) or repeats_question(question, second, earlier=True)
+            or only_people(second, messages) or names_answer(second, first)):
+        return None
+    supported = match_sources(second, question, numbered, views)
+    if not supported:
+        return None
+    return second, [numbered[n - 1] for n in supported], change
+
+
+def names_answer(second: str, first: str) -> bool:
+    """Whether ``second`` names ``first`` again (all its terms; in CJK, its characters)."""
+    if has_cjk(first):
+        return first.strip() in second
+    terms = query_terms(first)
+    return bool(terms) and terms <= query_terms(second)
 
 
 def _read_part(question: str, pool: dict[int, EvidenceMessage], messages: Sequence[EvidenceMessage],
@@ -201,6 +249,10 @@ def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:
     now = ", ".join(f"[{n}]" for n in numbers)
     which = f", the {reading.read} closest to the question" if reading.nearest else ""
     named_by = f"[{reading.named}], a later message on its subject, first" if reading.newer else None
+    if reading.at_change:
+        return (f'the reader said "{first}", which {named_by or "the question"} names; read again from '
+                f"[{reading.named}], the first message that names it, and the message after it, "
+                f"it answered from {now}")
     return (f'the reader said "{first}", which {named_by or "the question"} names; read again from the {reading.read} '
             f"message{'s' if reading.read != 1 else ''} of "
             f"{'conversations between the same people' if reading.elsewhere else 'that conversation'} "

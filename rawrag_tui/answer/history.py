@@ -45,6 +45,10 @@ class History(Protocol):
         """Up to ``limit`` main-branch messages of a conversation just before ``before_seq``, in order."""
         ...
 
+    def messages_after(self, conversation_id: int, after_seq: int, limit: int) -> list[EvidenceMessage]:
+        """Up to ``limit`` main-branch messages of a conversation just after ``after_seq``, in order."""
+        ...
+
     def earlier_messages(self, anchor: EvidenceMessage, limit: int) -> list[EvidenceMessage]:
         """Up to ``limit`` main-branch messages written just before ``anchor``,
         in time order: its conversation's before it and, where the same people
@@ -194,6 +198,13 @@ class StoreHistory:
         # Side branches share the seq range (ChatGPT edits): a wider range, the last `limit` kept.
         rows = self._store.messages_between(conversation_id, max(0, before_seq - 4 * limit), before_seq - 1)
         return [_evidence(r, conversation_id, r["conversation"]) for r in rows[-limit:]]
+
+    def messages_after(self, conversation_id: int, after_seq: int, limit: int) -> list[EvidenceMessage]:
+        if limit <= 0:
+            return []
+        # Side branches share the seq range (ChatGPT edits): a wider range, the first `limit` kept.
+        rows = self._store.messages_between(conversation_id, after_seq + 1, after_seq + 4 * limit)
+        return [_evidence(r, conversation_id, r["conversation"]) for r in rows[:limit]]
 
     def earlier_messages(self, anchor: EvidenceMessage, limit: int) -> list[EvidenceMessage]:
         own = self.messages_before(anchor.conversation_id, anchor.seq, limit)

@@ -247,8 +247,11 @@ def answer_question(
             def fits(evidence: str) -> bool:
                 return model.count_tokens(evidence) <= budget
 
+            def reply(anchor: EvidenceMessage) -> list[EvidenceMessage]:
+                return known.messages_after(anchor.conversation_id, anchor.seq, 1)
+
             before = earlier_reading.read_earlier(question, first, packed.messages, views, read_again, closeness,
-                                                  just_before, fits, packed.followed)
+                                                  just_before, fits, packed.followed, reply)
             if before is not None:
                 # Messages read again that the evidence did not hold are numbered after it.
                 for m in before.said_by:
