@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                     c[1] += abstained
                     c[2] += (not abstained) and ans.unsupported
                     row = {"style": style, "kind": kind, "question": qa["question"], "answer": ans.answer,
-                           "abstained": abstained, "unsupported": ans.unsupported}
+                           "abstained": abstained, "unsupported": ans.unsupported,
+                           "reader_said": ans.reader_said, "correction": ans.correction}
                     verdict = "ABSTAIN" if abstained else "flagged" if ans.unsupported else "answer"
                     print(f"{style:5} {kind:12} {verdict:7} {qa['question'][:50]!r} -> {ans.answer[:50]!r}",
                           file=sys.stderr, flush=True)

@@ -177,7 +177,7 @@ class ReaderSettings:
 
 #: The answer checks there are (answer/checks), in the order they run by default.
 ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
-                 "earlier_reading", "yes_no_reading", "nearest_reading")
+                 "earlier_reading", "yes_no_reading", "nearest_reading", "someone_else")
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,10 @@ class AnswerSettings:
     #: without a no is read again over the closest later message on what it names, and an answer
     #: of that reading replaces the first; "nearest_reading": a question about now whose answer
     #: "repeats_question" made "Not in your history." is read again over the three evidence
-    #: messages closest to it in meaning, and an answer one of them supports replaces it.
+    #: messages closest to it in meaning, and an answer one of them supports replaces it;
+    #: "someone_else": an answer to a question about a person of the chat that comes only from
+    #: lines another person wrote in the first person about their own life ("I need to be in
+    #: Bristol", asked where Jess's brother lives) becomes "Not in your history.".
     checks: tuple[str, ...] = ANSWER_CHECKS
 
 

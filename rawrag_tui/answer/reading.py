@@ -22,7 +22,7 @@ from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
-from . import earlier_reading, later_reading, nearest_reading, yes_no_reading
+from . import earlier_reading, later_reading, nearest_reading, someone_else, yes_no_reading
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
@@ -30,7 +30,7 @@ from .citations import CITATION, CitationFilter, only_citations, tidy
 from .evidence import EvidenceViews
 from .history import History, without_names
 from .packing import PackedEvidence, pack_evidence
-from .prompts import NOT_MENTIONED, NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
+from .prompts import NOT_IN_HISTORY, NOT_MENTIONED, NOTHING_FOUND, build_prompt, fixed_prefix, is_abstention
 from .selection import select_evidence
 from .timeline import asks_about_earlier, asks_about_past
 from .types import Answer, Citation
@@ -270,6 +270,13 @@ def answer_question(
         matched = match_sources(answer, question, packed.messages, views)
         citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in matched]
         unsupported = bool(answer) and not matched
+    taken_from = [evidence[c.n - 1] for c in citations]
+    if (someone_else.NAME in active and not is_abstention(answer)
+            and someone_else.others_own(question, taken_from, packed.messages, views)):
+        # Only another person's line about their own life: nothing the history says of the one asked.
+        correction = someone_else.explain(CITATION.sub("", answer).strip(), [c.n for c in citations], taken_from,
+                                          question, packed.messages, views)
+        reader_said, answer, citations = reader_said or answer, NOT_IN_HISTORY, []
     return Answer(
         question=question,
         answer=answer,

@@ -214,6 +214,12 @@ def calls_off(text: str) -> bool:
     return of(text).calls_off(text)
 
 
+def speaks_of_self(text: str) -> bool:
+    """Whether ``text``'s writer speaks of themself, not to the one they write to, in its own
+    language's words (False where its module knows none)."""
+    return of(text).speaks_of_self(text)
+
+
 def cancelled(question: str) -> str:
     """How an answer to ``question`` says its plan was called off, in the question's language
     ("" where its module says nothing)."""

@@ -220,6 +220,11 @@ class Language:
     cancel_pattern: re.Pattern[str] | None = None
     #: How an answer says a plan was called off, in this language (empty: none is said).
     cancelled = ""
+    #: The writer speaking of themself, in the singular ("I", "my", "ich", "我", "私"; not "we",
+    #: which may include the person asked about).
+    self_pattern: re.Pattern[str] | None = None
+    #: The one written to ("you", "du", "你", "あなた"): a line that speaks to them may be about them.
+    addressee_pattern: re.Pattern[str] | None = None
     #: A question asking for a value of a kind every language writes alike, by
     #: the kind's name (:data:`PHONE`, :data:`EMAIL`: answer/values.py).
     kind_patterns: ClassVar[dict[str, re.Pattern[str]]] = {}
@@ -273,6 +278,13 @@ class Language:
     def calls_off(self, text: str) -> bool:
         """Whether ``text`` calls a plan off, in this language's words."""
         return self._says(self.cancel_pattern, text)
+
+    def speaks_of_self(self, text: str) -> bool:
+        """Whether ``text``'s writer speaks of themself and not to the one they write to
+        (:attr:`self_pattern` and no :attr:`addressee_pattern`): "I need to be in
+        Bristol with him" is the writer's own fact; "How's Glasgow?" and "I loved
+        your flat" may be about the other. False where the module knows no such words."""
+        return self._says(self.self_pattern, text) and not self._says(self.addressee_pattern, text)
 
     def kinds_asked(self, question: str) -> frozenset[str]:
         """The kinds of value ``question`` asks for (:attr:`kind_patterns`)."""

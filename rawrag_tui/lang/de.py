@@ -172,6 +172,9 @@ class German(Language):
     continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})
     negation_pattern = re.compile(r"\b(?:nein|nicht|kein\w*|nie)\b", re.IGNORECASE)
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
+    self_pattern = re.compile(r"\b(?:ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)\b", re.IGNORECASE)
+    addressee_pattern = re.compile(r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|deines|euch|euer|eure\w*)\b",
+                                   re.IGNORECASE)
     kind_patterns = _KINDS
 
     def parts(self, word: str) -> frozenset[str]:

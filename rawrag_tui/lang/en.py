@@ -314,6 +314,12 @@ _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:i
                      r"\bno (?:\w+ ){1,2}for (?:me|us)\b", re.IGNORECASE)
 
 
+#: The writer of their own life: "I" (a capital, as written: "I'm", "I've"), "me", "my".
+_SELF = re.compile(r"\bI\b|\b(?i:me|my|mine|myself)\b")
+#: The one written to.
+_ADDRESSEE = re.compile(r"\b(?:you|your|yours|yourself|yourselves|ya)\b", re.IGNORECASE)
+
+
 #: A question asking for a phone number or an e-mail address.
 _KINDS = {PHONE: re.compile(r"\b(?:phone|mobile|cell|number)\b", re.IGNORECASE),
           EMAIL: re.compile(r"\be-?mail", re.IGNORECASE)}
@@ -330,6 +336,7 @@ class English(Language):
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
     kind_patterns = _KINDS
+    self_pattern, addressee_pattern = _SELF, _ADDRESSEE
 
     def stem(self, word: str) -> str:
         return stem(word)

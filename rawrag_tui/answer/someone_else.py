@@ -1,0 +1,69 @@
+"""An answer taken only from what another person says of themself: "not in your history".
+
+Asked about a thing the history never says of a person it knows ("Which
+city does Jess's brother live in?", "Which instrument does Greta play?"),
+the bundled 0.5B reader answers from the nearest line of the same kind,
+most often one the *other* person of the chat wrote about their own life:
+"Bristol", from Amir's "I've called off the 40th. Dad's back in hospital and
+I need to be in Bristol with him"; "Greta plays the B1 exam.", from Ewan's
+"The B1 exam is on 22 May, I do flashcards on the train". Nothing in either
+line is about the person asked.
+
+So where a question names a person of the chat and every message the final
+answer comes from (its citations, or the messages that support it) is:
+
+- written by someone else, a person (not an assistant: a ChatGPT reply
+  drafts the user's own words, "Hello, I see my check-up has moved to 3
+  March");
+- without the asked person's name;
+- in the first person singular and not addressed to the one it is written
+  to (the line's language module, ``lang.speaks_of_self``: "I", "my",
+  "ich", "我", "私"; not "we", which may include the person asked about,
+  and not "How's Glasgow in March?", a question to them about their city),
+
+the answer is "not in your history", the reader's words kept in the note.
+A yes-or-no question is left alone (its answer is no value taken from a
+line). In a language without a module nothing is known of its pronouns,
+and nothing changes.
+
+Turned off by leaving ``someone_else`` out of ``[answer] checks``. Measured
+in docs/answers.md ("Saying not in your history").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import lang
+from ..search.types import EvidenceMessage
+from .evidence import EvidenceViews
+
+#: The setting's name for this step (``[answer] checks``).
+NAME = "someone_else"
+#: The role a person writes in (an import's "assistant", "system", "tool", and "other" for a
+#: bot or an unknown sender, are no one's life).
+PERSON_ROLES = frozenset({"user"})
+
+
+def others_own(question: str, sources: Sequence[EvidenceMessage], evidence: Sequence[EvidenceMessage],
+               views: EvidenceViews) -> bool:
+    """Whether every one of ``sources`` is another person's line about themself
+    (see the module's doc), for ``question``, which names someone of ``evidence``'s speakers."""
+    if not sources or lang.asks_yes_no(question):
+        return False
+    named, people = views.named(question, evidence)
+    if not named:
+        return False
+    return all(m.speaker not in named and m.role in PERSON_ROLES and not views(m).stems & people
+               and lang.speaks_of_self(m.text) for m in sources)
+
+
+def explain(answer: str, numbers: Sequence[int], sources: Sequence[EvidenceMessage],
+            question: str, evidence: Sequence[EvidenceMessage], views: EvidenceViews) -> str:
+    """The note under "not in your history": the answer it replaced, and whose line that came from."""
+    named, _ = views.named(question, evidence)
+    said = ", ".join(f"[{n}]" for n in numbers)
+    writers = " and ".join(sorted({m.speaker for m in sources}))
+    asked = " or ".join(sorted(named))
+    return (f'"{answer}" comes only from {said}, where {writers} writes in the first person, '
+            f"of their own life, not of {asked}")

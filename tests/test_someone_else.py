@@ -1,0 +1,94 @@
+"""An answer taken only from another person's line about their own life becomes "not in your
+history" (answer/someone_else.py): the rules with a scripted reader, the first person as each
+language module reads it, and the bundled reader on a real store at the end."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rawrag_tui import lang
+from rawrag_tui.answer import someone_else
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.settings import ANSWER_CHECKS
+from tests.conftest import ENGLISH_CHATS, needs_bundled_reader
+from tests.test_later_reading import Answers, msg, result
+
+BROTHER = "Which city does Jess's brother live in?"
+CHAT = [
+    msg(1, "Bit of news: I've been offered a job in Glasgow and I'm taking it.", "2025-05-25T18:00:00", "Amir"),
+    msg(2, "Glasgow?! That's so far!", "2025-05-25T18:01:00", "Jess"),
+    msg(3, "Some sad news. Dad's back in hospital and I need to be in Bristol with him at weekends.",
+        "2025-10-26T19:00:00", "Amir"),
+    msg(4, "Oh Amir, I'm so sorry.", "2025-10-26T19:02:00", "Jess"),
+]
+
+
+@pytest.mark.parametrize(("text", "of_self"), [
+    ("I need to be in Bristol with him at weekends.", True),
+    ("The B1 exam is on 22 May, I do flashcards on the train.", True),
+    ("My flat is tiny.", True),
+    ("How's Glasgow in March?", False),             # a question to the other: may be about them
+    ("I loved your flat in Glasgow!", False),       # written to the other, of them
+    ("We moved to Leeds last week.", False),        # "we" may hold the person asked about
+    ("Ich bin jetzt in Leipzig.", True),
+    ("Kommt ihr mal nach Berlin? Dann stell ich ihn euch vor", False),
+    ("我在杭州上班。", True),
+    ("我们搬到杭州了。", False),
+    ("你不是在华为吗", False),
+    ("私は大阪に住んでいます。", True),
+    ("あなたは大阪？", False),
+    ("Yo vivo en Madrid con mi hermana.", False),    # no Spanish module: nothing is known
+])
+def test_the_first_person_is_each_language_modules(text, of_self):
+    assert lang.speaks_of_self(text) is of_self
+
+
+def test_another_persons_line_about_themself_is_no_answer_about_the_one_asked():
+    views = EvidenceViews()
+    assert someone_else.others_own(BROTHER, [CHAT[2]], CHAT, views)
+    # The asked person's own line, a line naming them, or one of several sources theirs: kept.
+    assert not someone_else.others_own(BROTHER, [CHAT[1]], CHAT, views)
+    naming = dataclasses.replace(CHAT[2], message_id=30, text="Jess, I need to be in Bristol with Dad at weekends.")
+    assert not someone_else.others_own(BROTHER, [naming], CHAT, views)
+    assert not someone_else.others_own(BROTHER, [CHAT[2], CHAT[1]], CHAT, views)
+    # An assistant's draft speaks in the user's voice; a bot ("other") is no one's life.
+    for role in ("assistant", "other"):
+        assert not someone_else.others_own(BROTHER, [dataclasses.replace(CHAT[2], role=role)], CHAT, views)
+    # A question naming no one of the chat, a yes-or-no question, no sources: nothing to say.
+    assert not someone_else.others_own("Which city does Zoe's brother live in?", [CHAT[2]], CHAT, views)
+    assert not someone_else.others_own("Does Jess's brother live in Bristol?", [CHAT[2]], CHAT, views)
+    assert not someone_else.others_own(BROTHER, [], CHAT, views)
+
+
+def test_the_answer_becomes_not_in_your_history_with_the_readers_words_in_the_note():
+    reader = Answers("Bristol")
+    ans = answer_question(BROTHER, result(*CHAT), lambda: reader, date="2026-01-01", prompt_style="plain")
+    assert ans.answer == NOT_IN_HISTORY and ans.reader_said == "Bristol" and ans.citations == []
+    assert ans.correction == ('"Bristol" comes only from [3], where Amir writes in the first person, '
+                              "of their own life, not of Jess")
+    # Asked about Amir, the same line is his: the answer stands, cited.
+    ans = answer_question("Which city does Amir go to at weekends?", result(*CHAT), lambda: Answers("Bristol"),
+                          date="2026-01-01", prompt_style="plain")
+    assert ans.answer == "Bristol" and [c.text for c in ans.citations] == [CHAT[2].text]
+    # Off, the reader's words stand.
+    without = tuple(c for c in ANSWER_CHECKS if c != someone_else.NAME)
+    ans = answer_question(BROTHER, result(*CHAT), lambda: Answers("Bristol"), date="2026-01-01",
+                          prompt_style="plain", checks=without)
+    assert ans.answer == "Bristol" and ans.correction == ""
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_on_a_question_the_history_cannot_answer(open_memory):
+    # The English changed-facts chats (bench/data): nothing says where Jess's brother lives;
+    # Amir's "I need to be in Bristol with him at weekends" is his own life.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(ENGLISH_CHATS, "locomo")
+    answer = mem.ask(BROTHER, date="2026-03-08")
+    assert answer.answer == NOT_IN_HISTORY, (answer.answer, answer.correction)
+    assert answer.reader_said == "Bristol" and "where Amir writes in the first person" in answer.correction
+    # Where Amir lives comes from Jess's "How's Glasgow in March?", a question to him: it stands.
+    assert mem.ask("Where does Amir live?", date="2026-03-08").answer == "Glasgow"
