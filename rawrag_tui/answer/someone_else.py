@@ -63,7 +63,7 @@ def explain(answer: str, numbers: Sequence[int], sources: Sequence[EvidenceMessa
     """The note under "not in your history": the answer it replaced, and whose line that came from."""
     named, _ = views.named(question, evidence)
     said = ", ".join(f"[{n}]" for n in numbers)
-    writers = " and ".join(sorted({m.speaker for m in sources}))
-    asked = " or ".join(sorted(named))
+    writers = ", ".join(sorted({m.speaker for m in sources}))
+    asked = "/".join(sorted(named))
     return (f'"{answer}" comes only from {said}, where {writers} writes in the first person, '
             f"of their own life, not of {asked}")
