@@ -48,7 +48,12 @@ def test_a_day_of_the_month_named_alone_is_the_next_such_day():
     assert annotate("Wedding's in three weeks, are you still good for the 8th?", sent) == \
         "Wedding's in three weeks, are you still good for the 8th (8 November 2025)?"
     assert annotate("see you on the 19th!", sent) == "see you on the 19th (19 October 2025)!"
-    assert annotate("the 31st", "2025-02-05T10:00:00Z") == "the 31st (31 March 2025)"  # February has none
+    assert annotate("the 30th", "2025-01-30T10:00:00Z") == "the 30th (30 January 2025)"
+    assert annotate("the 31st", "2025-03-01T10:00:00Z") == "the 31st (31 March 2025)"
+    # February has neither: the next such day is two months on, as likely meant as the last: left alone.
+    assert annotate("the 31st", "2025-02-05T10:00:00Z") == "the 31st"
+    assert annotate("the 30th", "2025-01-31T10:00:00Z") == "the 30th"  # yesterday, or 30 March
+    assert annotate("see you on the 1st", "2025-01-31T10:00:00Z") == "see you on the 1st (1 February 2025)"
     # A month, a noun after it, or no such day: not a day of the coming month.
     for text in ("on the 8th of May", "the 3rd time", "the 5th floor", "I've called off the 40th."):
         assert annotate(text, sent) == text
@@ -59,8 +64,11 @@ def test_a_day_of_the_month_named_alone_is_the_next_such_day():
                     "2025-07-06T10:00:00Z") == ("I supervised from the sofa. The op went fine on the 19th "
                                                 "(19 June 2025), I'm down to one crutch.")
     assert annotate("It was on the 6th", "2025-07-06T10:00:00Z") == "It was on the 6th (6 July 2025)"
-    # Only the verbs of its own sentence count; a plan made in the past is still a plan.
+    # Only the verbs of its own sentence count; a plan made in the past is still a plan. "Till the
+    # 29th" sent 2 February (a dry January's end) would be 29 March: more than a month ahead, left alone.
     assert annotate("Till the 29th. Wales were playing", "2025-02-02T10:00:00Z") == \
+        "Till the 29th. Wales were playing"
+    assert annotate("Till the 29th. Wales were playing", "2025-03-02T10:00:00Z") == \
         "Till the 29th (29 March 2025). Wales were playing"
     assert annotate("They've moved it to the 2nd.", "2025-04-27T10:00:00Z") == \
         "They've moved it to the 2nd (2 May 2025)."

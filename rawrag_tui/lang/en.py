@@ -148,10 +148,19 @@ def _relative(rel: str, what: str, d: dt.date) -> str | None:
     return None
 
 
+#: How far ahead a day named without a month may be read (the longest month).
+_DAY_OF_MONTH_AHEAD = 31
+
+
 def _next_day_of_month(day: int, d: dt.date) -> str | None:
     """The first date on or after ``d`` that is the ``day``-th of its month: a
     day named without a month is a plan, unless its sentence tells it in the
-    past tense (:func:`_told_as_past`: then :func:`_last_day_of_month`)."""
+    past tense (:func:`_told_as_past`: then :func:`_last_day_of_month`).
+
+    None where that date is more than a month ahead: "the 29th" sent on 2
+    February (no 29th that month) is the 29th of January as often as of
+    March ("Did you last the whole month?" "Till the 29th."), and a guess two
+    months out put a dry January's end among a knee operation's dates."""
     first = dt.date(d.year, d.month, 1)
     for months in range(3):  # the 31st may skip a month
         start = shift_month(first, months)
@@ -160,7 +169,7 @@ def _next_day_of_month(day: int, d: dt.date) -> str | None:
         except ValueError:
             continue
         if found >= d:
-            return long_date(found)
+            return long_date(found) if (found - d).days <= _DAY_OF_MONTH_AHEAD else None
     return None
 
 
