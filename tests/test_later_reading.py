@@ -55,8 +55,10 @@ class ListHistory:
 
     def __init__(self, embedder, messages):
         self.embedder, self.messages = embedder, messages
+        self.embedded = 0  #: how many messages were embedded (the timeline's tests count them)
 
     def embed(self, messages, speaker=True):
+        self.embedded += len(messages)
         return self.embedder.embed([(message_text if speaker else message_body)(m) for m in messages])
 
     def embed_question(self, question):

@@ -10,7 +10,7 @@ import numpy as np
 
 from rawrag_tui.answer import timeline as timeline_module
 from rawrag_tui.answer.evidence import EvidenceViews
-from rawrag_tui.answer.history import StoreHistory, as_searched, message_body, message_text, without_names
+from rawrag_tui.answer.history import StoreHistory, as_searched, without_names
 from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import select_evidence
@@ -19,42 +19,11 @@ from rawrag_tui.answer.unknown import named, named_as_written
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
 from tests.conftest import UNSEEN_CHATS, needs_bundled_reader, write_chat
+from tests.test_later_reading import ListHistory
 
 
 def msg(mid, text, ts, speaker, conv=1):
     return EvidenceMessage(mid, f"m{mid}", conv, f"chat {conv}", mid, ts, speaker, "user", text)
-
-
-class ListHistory:
-    """The :class:`~rawrag_tui.answer.history.History` of a list of messages, with the real embedder."""
-
-    def __init__(self, embedder, messages):
-        self.embedder, self.messages, self.embedded = embedder, messages, 0
-
-    def embed(self, messages, speaker=True):
-        self.embedded += len(messages)
-        return self.embedder.embed([(message_text if speaker else message_body)(m) for m in messages])
-
-    def embed_question(self, question):
-        return self.embedder.embed([question], kind="query")[0]
-
-    def last_messages(self, conversation_id, after_seq, limit):
-        return [m for m in self.messages if m.conversation_id == conversation_id and m.seq > after_seq][-limit:]
-
-    def messages_before(self, conversation_id, before_seq, limit):
-        return [m for m in self.messages if m.conversation_id == conversation_id and m.seq < before_seq][-limit:]
-
-    def messages_after(self, conversation_id, after_seq, limit):
-        return [m for m in self.messages if m.conversation_id == conversation_id and m.seq > after_seq][:limit]
-
-    def mentions(self, word):
-        return any(word.lower() in message_text(m).lower() for m in self.messages)
-
-    def same_people(self, conversation_id):
-        def people(c):
-            return {m.speaker for m in self.messages if m.conversation_id == c}
-        return frozenset(c for c in {m.conversation_id for m in self.messages}
-                         if people(c) == people(conversation_id)) | {conversation_id}
 
 
 ENGLISH = [
