@@ -151,3 +151,36 @@ def test_the_question_s_own_words_turn_the_check_round_through_answer_question()
     latest = answer_question(now, SearchResult(now, "hybrid", result.hits, {"total": 0.0}),
                              lambda: OneAnswer("kenta.n@docomo.ne.jp"), prompt_style="plain")
     assert latest.answer == "kenta.nakamura@gmail.com"
+
+
+def test_part_of_a_value_asked_for_is_the_whole_value_that_holds_it():
+    # Asked for Hattie's e-mail address, the 1.5B Coder answered "hattiedraws.es" (bench, fresh-3).
+    mail = [msg(1, "New e-mail for work stuff: hello@hattiedraws.es", "2025-06-29T13:40:00Z", "Hattie"),
+            msg(2, "Saved it!", "2025-06-29T13:41:00Z", "Kofi")]
+    question = "What is Hattie's email address?"
+    whole = later_value(question, "hattiedraws.es.", mail)
+    assert whole is not None and (whole.message, whole.text, whole.part) == (1, "hello@hattiedraws.es", True)
+    assert later_value_explain("hattiedraws.es", whole) == (
+        'the reader said "hattiedraws.es", part of what [1] gives: hello@hattiedraws.es')
+    # Not a question asking for an address, too short a part, or a part of two addresses: left alone.
+    assert later_value("Where does Hattie live?", "hattiedraws.es", mail) is None
+    assert later_value(question, "es", mail) is None
+    two = [*mail, msg(3, "Or the old one, hola@hattiedraws.es", "2025-07-01T10:00:00Z", "Hattie")]
+    assert later_value(question, "hattiedraws.es", two) is None
+    assert later_value(question, "hello@hattiedraws.es", mail) is None  # the whole value: kept
+
+
+def test_part_of_a_value_a_later_message_changed_gives_way_to_the_later_value():
+    numbers = [msg(1, "My number is 07700 900111.", "2026-01-01T10:00:00Z"),
+               msg(2, "New phone! My number is now 07700 900333.", "2026-03-01T10:00:00Z")]
+    question = "What is Sam's phone number?"
+    later = later_value(question, "900111", numbers)
+    assert later is not None and (later.message, later.text, later.superseded) == (2, "07700 900333", True)
+    # About the earlier state, the part is the earliest value that holds it.
+    first = later_value(question, "900111", numbers, earlier=True)
+    assert first is not None and (first.message, first.text) == (1, "07700 900111")
+    # Through the whole answer path: the completed value is the answer, the reader's words in the note.
+    result = SearchResult(question, "hybrid", [Hit(1, 1, "Sam", 1, "", messages=numbers)], {"total": 0.0})
+    answer = answer_question(question, result, lambda: OneAnswer("900333"), prompt_style="plain")
+    assert answer.answer == "07700 900333" and answer.reader_said == "900333"
+    assert [c.external_id for c in answer.citations] == ["m2"]

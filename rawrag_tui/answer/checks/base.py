@@ -26,6 +26,9 @@ class Correction:
     #: Whether an earlier message on the subject states the reader's answer
     #: (a value the replacement's later message changed), rather than none.
     superseded: bool = False
+    #: Whether the reader's answer is part of the value given instead ("hattiedraws.es"
+    #: of the e-mail address "hello@hattiedraws.es"), rather than another value.
+    part: bool = False
 
 
 class Check(Protocol):

@@ -43,6 +43,13 @@ a fact changed once all name it; "before the last change" of a fact changed
 twice would want the middle one, which no rule without words can tell).
 Before this, the check replaced a right answer to such a question with the
 latest value ("kenta.n@docomo.ne.jp" became the new gmail address).
+
+An answer to a question asking for a phone number or an e-mail address that
+is no such value but part of one ("hattiedraws.es", asked Hattie's e-mail
+address: the 1.5B Coder left out "hello@") is the whole value, where exactly
+one value of the kind in the evidence holds it, and then gets the same look
+as a whole one (a later message may have changed it). Where two values hold
+it ("gmail.com") it is left alone: which one was meant is not known.
 """
 
 from __future__ import annotations
@@ -60,6 +67,11 @@ from .base import Correction
 
 #: The setting's name for this check (``[answer] checks``).
 NAME = "later_values"
+#: The fewest letters and digits an answer must have to be read as part of a
+#: value: "es" or "07" is part of too many.
+LEAST_PART = 5
+#: What may stand around a part of a value in an answer ("hattiedraws.es.").
+_AROUND = " \t\n.,;:!?'\"()[]<>"
 
 def _norm(value: str) -> str:
     return re.sub(r"[\s-]", "", value).lower()
@@ -91,10 +103,10 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
           replaced: Sequence[EvidenceMessage] = ()) -> Correction | None:
     """The value to answer with instead of ``said``, or None to keep the reader's
     (``today`` is not used; ``earlier``: the question names an earlier state)."""
+    views = views or EvidenceViews()
     found = answer_value(said)
     if found is None:
-        return None
-    views = views or EvidenceViews()
+        return _whole_value(question, said, messages, views, today, earlier, latest, replaced)
     kind, value = found
     asked = kind in lang.kinds_asked(question)
     sources = [m for m in messages if _norm(value) in _norm(views(m).text)]
@@ -140,6 +152,32 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     return Correction(later[-1][1], later[-1][2], superseded=True)
 
 
+def _whole_value(question: str, said: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
+                 today: dt.date | None, earlier: bool, latest: Collection[int],
+                 replaced: Sequence[EvidenceMessage]) -> Correction | None:
+    """For a question asking for a value of a kind, an answer that is part of one
+    value of the kind in ``messages`` and of no other: that value (from the
+    latest message writing it; the earliest, for an earlier state), or the
+    later one a later message gives instead (the module's doc)."""
+    part = _norm(said.strip(_AROUND))
+    if sum(c.isalnum() for c in part) < LEAST_PART:
+        return None
+    holding: dict[str, list[tuple[str, int, str]]] = {}
+    for kind in lang.kinds_asked(question):
+        for n, m in enumerate(messages, 1):
+            for found in _values(kind, views(m).text):
+                if part in _norm(found.group()) and part != _norm(found.group()):
+                    holding.setdefault(_norm(found.group()), []).append((m.timestamp or "", n, found.group()))
+    if len(holding) != 1:
+        return None
+    (written,) = holding.values()
+    _, n, whole = (min if earlier else max)(written)
+    again = check(question, whole, messages, views, today, earlier, latest, replaced)
+    if again is not None and again.superseded:
+        return again
+    return Correction(n, whole, earlier=earlier, part=True)
+
+
 def _owners_value(question: str, kind: str, messages: Sequence[EvidenceMessage],
                   views: EvidenceViews, earlier: bool) -> Correction | None:
     """For a value of ``kind`` the question asks for and no message states: the
@@ -160,6 +198,8 @@ def _owners_value(question: str, kind: str, messages: Sequence[EvidenceMessage],
 
 
 def explain(answer: str, correction: Correction) -> str:
+    if correction.part:
+        return f'the reader said "{answer}", part of what [{correction.message}] gives: {correction.text}'
     if not correction.superseded:  # the reader's value is in no message (:func:`_owners_value`)
         which = "earliest" if correction.earlier else "latest"
         return (f'the reader said "{answer}", which no message says; [{correction.message}], '
