@@ -191,7 +191,8 @@ class AnswerSettings:
     #: no message states, or one a later plan moved, gives way to the date the latest
     #: message on the subject states; "later_values": a time, number, e-mail or amount a later
     #: message on the subject changed gives way to the later one (the earliest, for a question
-    #: about an earlier state), and part of a number or address asked for is the whole one; "repeats_question": an answer made only of the question's own
+    #: about an earlier state), and part of a number or address asked for is the whole one;
+    #: "repeats_question": an answer made only of the question's own
     #: names (or, in CJK, its characters) becomes "Not in your history."; "later_reading": where none
     #: of these changed it, a question about now is read again from the messages of the answer's
     #: conversation later than its sources, and an answer one of them supports replaces it;
