@@ -189,7 +189,8 @@ class AnswerSettings:
     #: "cancelled_plans": a "when" answer whose plan the latest message on the subject calls
     #: off becomes "Cancelled" (in the question's language); "stated_dates": a "when" answer
     #: no message states, or one a later plan moved, gives way to the date the latest
-    #: message on the subject states; "later_values": a time, number, e-mail or amount a later
+    #: message on the subject states (before a line saying a planned day came);
+    #: "later_values": a time, number, e-mail or amount a later
     #: message on the subject changed gives way to the later one (the earliest, for a question
     #: about an earlier state), and part of a number or address asked for is the whole one;
     #: "repeats_question": an answer made only of the question's own

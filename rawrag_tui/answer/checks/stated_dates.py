@@ -15,6 +15,10 @@ that needs no model:
   the **latest** message that shares a subject word with the question (or
   replies to one, stating a later date than they do): the latest statement
   wins, as it does in evidence selection;
+- once the chat says a planned day came ("The op went fine on the 19th", after
+  "19 June, 8am"), with no plan after it, the dates stated on the subject later
+  are other events ("Ran 5k yesterday for the first time since the op"): the
+  latest is taken from before them (:func:`came_by`);
 - the reader's own words are kept beside it, so the faces can say what was
   replaced and why.
 
