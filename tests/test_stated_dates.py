@@ -217,7 +217,7 @@ def test_once_a_planned_day_came_a_later_date_on_the_subject_is_another_event():
     # [3] plans the day, [5] says it came (the same date again), and [7]'s run is another event.
     assert came is not None and (came.message, came.text, came.happened) == (3, "19 June 2025", True)
     assert explain("2025", came) == ('the reader said "2025", what an earlier message said; [3], the latest '
-                                     "message on this that states a date before one says the day came, "
+                                     "message on this that states a date, up to the one saying the day came, "
                                      "says 19 June 2025")
     # Without the message saying it went ahead, the latest date stated on the subject stands.
     latest = second_pass(question, "2025", [m for m in KNEE if m.message_id != 5])

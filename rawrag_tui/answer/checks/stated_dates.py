@@ -240,8 +240,8 @@ def explain(answer: str, correction: Correction) -> str:
     # "that states a date": a later message on the subject may state none (a
     # cancelled plan), and then [n] is not the latest message on it.
     if correction.happened:
-        latest = (f"[{correction.message}], the latest message on this that states a date before one says "
-                  f"the day came, says {correction.text}")
+        latest = (f"[{correction.message}], the latest message on this that states a date, up to the one "
+                  f"saying the day came, says {correction.text}")
     else:
         latest = f"[{correction.message}], the latest message on this that states a date, says {correction.text}"
     if correction.superseded:
