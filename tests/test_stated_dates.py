@@ -231,3 +231,19 @@ def test_a_planned_day_asked_about_then_moved_again_did_not_come():
             msg(3, "Don't ask. They moved the test AGAIN, it's now 23 June.", "2025-06-08T15:12:00Z")]
     moved = second_pass("When did Priya take her driving test?", "2 June", test)
     assert moved is not None and (moved.text, moved.happened) == ("23 June 2025", False)
+
+
+def test_a_chat_whose_dates_all_follow_the_line_saying_the_day_came_keeps_them():
+    # Y's "it was on 19 June" restates X's date, so only the same-date reading sees it; Y's only
+    # dated statement is later. Cutting Y there would give X's date, another chat's event.
+    def at(mid, conversation, seq, text, ts):
+        return EvidenceMessage(mid, f"e{mid}", conversation, f"chat {conversation}", seq, ts, "Ana", "user", text)
+
+    messages = [at(1, 2, 1, "Booked it for 19 June.", "2025-04-01T10:00:00Z"),
+                at(2, 1, 1, "The party is on 19 June!", "2025-04-02T10:00:00Z"),
+                at(3, 2, 2, "How was the party?", "2025-06-20T10:00:00Z"),
+                at(4, 2, 3, "Great, it was on 19 June and we danced.", "2025-06-20T10:05:00Z"),
+                at(5, 2, 4, "Any more parties since?", "2025-08-01T09:55:00Z"),
+                at(6, 2, 5, "One yesterday, even better.", "2025-08-01T10:00:00Z")]
+    found = latest_stated_date("When was the party?", messages)
+    assert found is not None and (found.message, found.text, found.happened) == (6, "31 July 2025", False)

@@ -152,7 +152,11 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
     if not stated:
         return None
     came = came_by(_subject_dates(question, messages, views, same_dates=True), messages, views)
-    happened = [s for s in stated if s[0] <= came.get(views.circle(messages[s[1] - 1]), s[0])]
+    circle = [views.circle(messages[s[1] - 1]) for s in stated]
+    # A conversation none of whose dated statements here is from before the line saying the day
+    # came (that line a same-date reply after another chat's statement) keeps them all.
+    cut = {c: t for c, t in came.items() if any(ci == c and s[0] <= t for ci, s in zip(circle, stated))}
+    happened = [s for ci, s in zip(circle, stated) if s[0] <= cut.get(ci, s[0])]
     latest = happened[-1]
     return Correction(latest[1], latest[2][-1], superseded=bool(unless), happened=len(happened) < len(stated))
 
