@@ -166,8 +166,9 @@ def _whole_value(question: str, said: str, messages: Sequence[EvidenceMessage], 
     for kind in lang.kinds_asked(question):
         for n, m in enumerate(messages, 1):
             for found in _values(kind, views(m).text):
-                if part in _norm(found.group()) and part != _norm(found.group()):
-                    holding.setdefault(_norm(found.group()), []).append((m.timestamp or "", n, found.group()))
+                # A whole value in the answer was found by answer_value: here the part is never all of it.
+                if part in (value := _norm(found.group())):
+                    holding.setdefault(value, []).append((m.timestamp or "", n, found.group()))
     if len(holding) != 1:
         return None
     (written,) = holding.values()
