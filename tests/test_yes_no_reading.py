@@ -124,6 +124,60 @@ def test_the_second_reading_replaces_the_first_where_it_answers_otherwise():
     assert reader.prompts == []
 
 
+PRIYA = [
+    msg(1, "Just remember I'm vegetarian, so no meat at the party.", "2025-03-02T12:00:00", "Priya"),
+    msg(2, "Noted!", "2025-03-02T12:05:00", "Daniel"),
+    msg(3, "Obviously. I'm already planning the vegan canapes.", "2026-02-15T18:00:00", "Priya"),
+]
+LINA = [
+    msg(1, "我每天早上一杯美式，不然起不来", "2025-03-02T08:00:00", "李娜"),
+    msg(2, "哈哈，懂", "2025-03-02T08:05:00", "王芳"),
+    msg(3, "咖啡戒了，最近改喝龙井", "2026-01-10T09:00:00", "李娜"),
+]
+
+
+def test_the_answer_is_no_where_the_latest_statement_names_none_of_what_is_asked():
+    closeness = by_text({"canapes": 0.4})
+    question = "Is Priya still vegetarian?"
+    # The bundled reader, read again over the newest statement alone, agreed with the question.
+    found = yes_no_reading.read_yes_no(question, "Yes", PRIYA, EvidenceViews(),
+                                       read_by(Answers("Priya is vegetarian.")), closeness, latest={3})
+    assert found is not None and found.text == "No" and found.messages == [3]
+    assert yes_no_reading.explain("Yes", found) == (
+        'the reader said "Yes"; [3], the latest message on this, no longer names "vegetarian" '
+        '(read again from it, the reader said "Priya is vegetarian.")')
+    # Nothing said at all over it: no as well.
+    found = yes_no_reading.read_yes_no(question, "Yes", PRIYA, EvidenceViews(), read_by(Answers("")), closeness,
+                                       latest={3})
+    assert found is not None and found.text == "No"
+    assert yes_no_reading.explain("Yes", found).endswith('no longer names "vegetarian"')
+    # A second reading that says no, or says what the message says, is the answer in its own words.
+    for second in ("No, she is vegan now.", "Priya is vegan."):
+        found = yes_no_reading.read_yes_no(question, "Yes", PRIYA, EvidenceViews(), read_by(Answers(second)),
+                                           closeness, latest={3})
+        assert found is not None and found.text == second, second
+    # Not marked as the newest statement on its subject: the reader's words are all there is.
+    found = yes_no_reading.read_yes_no(question, "Yes", PRIYA, EvidenceViews(),
+                                       read_by(Answers("Priya is vegetarian.")), closeness)
+    assert found is None or found.text != "No"
+    # The newest statement names something asked ("live"): the state may go on, so the reader's reading stands.
+    found = yes_no_reading.read_yes_no("Does Hannah still live in York?", "Yes", HANNAH, EvidenceViews(),
+                                       read_by(Answers("Yes, Hannah lives in York.")), by_text({"Chorlton": 0.4}),
+                                       latest={4})
+    assert found is not None and found.text == "Yes, Hannah lives in York." and not found.unnamed
+
+
+def test_no_is_said_in_the_language_of_the_question():
+    found = yes_no_reading.read_yes_no("李娜早上还喝美式吗？", "是", LINA, EvidenceViews(),
+                                       read_by(Answers("是，她喝美式")), by_text({"龙井": 0.4}), latest={3})
+    assert found is not None and found.text == "不是" and found.messages == [3]
+    assert '"早上"' in yes_no_reading.explain("是", found) and '"喝美式吗"' in yes_no_reading.explain("是", found)
+    assert [lang.says_no(q) for q in ("Is Priya still vegan?", "Wohnt Lena noch in Köln?", "李娜还住在成都吗？",
+                                      "翔太はまだ横浜に住んでいますか？")] == ["No", "Nein", "不是", "いいえ"]
+    # A language whose module says no word for it: the reader's own words stay.
+    assert lang.says_no("Priya est-elle toujours végétarienne ?") == ""
+
+
 def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
     reader = Answers("Yes", "No, Hannah lives in Manchester now.")
     ans = answer_question("Does Hannah still live in York?", result(*HANNAH), lambda: reader, date="2026-04-01",
@@ -172,3 +226,9 @@ def test_the_bundled_reader_read_again_answers_from_the_latest_statement(open_me
     assert "Manchester" in answer.answer or answer.answer.lower().startswith("no"), answer.answer
     assert "read again from the latest message on this" in answer.correction
     assert [c.how for c in answer.citations] == ["read"] and "Chorlton" in answer.citations[0].text
+    # Priya went vegan: read again over "Obviously. I'm already planning the vegan canapés." (marked
+    # latest), the bundled reader still agreed ("Priya is vegetarian."); that message no longer names it.
+    answer = mem.ask("Is Priya still vegetarian?", date="2026-02-15")
+    assert answer.answer == "No", (answer.answer, answer.correction)
+    assert 'no longer names "vegetarian"' in answer.correction
+    assert [c.how for c in answer.citations] == ["read"] and "vegan" in answer.citations[0].text

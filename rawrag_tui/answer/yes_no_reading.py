@@ -27,7 +27,19 @@ Jordan still lives in Berlin). The second answer replaces the first where it
 is an answer (not empty, not "not in your history", not only a chat member's
 name, the conversation's title or the question's own names, not about
 another person of the chat than the one asked about) and differs from it;
-the first stays in the note. An answer the ``repeats_question`` check turned
+the first stays in the note.
+
+Where that message is the newest on its subject (marked latest by the
+timeline: it replaced an earlier statement) and names nothing the question
+names, the state the question names is no longer the one stated: the answer
+is no, in the question's language (``lang.says_no``), unless the second
+reading says no itself or says what that message says (its own words, beyond
+the question's: "Sam lives in Galway."). Read again over "Obviously. I'm
+already planning the vegan canapés.", asked whether Priya is still
+vegetarian, the bundled reader answered "Priya is vegetarian.": it agreed
+with the question over a message that does not say it.
+
+An answer the ``repeats_question`` check turned
 into "not in your history" ("Biscuit", asked whether her cat is still called
 Biscuit) is read again the same way, and stays unknown unless the second
 reading answers.
@@ -72,6 +84,10 @@ class YesNoReading:
 
     text: str
     messages: list[int]
+    #: Where the answer is no because the latest statement no longer names what the question
+    #: does: what the reader said over it, and the question's words it does not name.
+    said: str = ""
+    unnamed: tuple[str, ...] = ()
 
 
 def _day(m: EvidenceMessage) -> str:
@@ -83,9 +99,7 @@ def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: 
                      same_people: Callable[[int], frozenset[int]] = alone) -> int | None:
     """The 1-based number of the evidence message a yes-or-no ``question`` is read
     again over (see the module's doc), or None."""
-    terms = views.subject(question, messages) - lang.of(question).continuation_terms(question)
-    # A term most messages hold names nothing (a CJK bigram of a verb ending: "ます").
-    terms = {t for t in terms if sum(t in views(m).stems for m in messages) <= max(len(messages) * COMMON, FEW)}
+    terms = asked_terms(question, messages, views)
     naming = [m for m in messages if m.timestamp and terms & views(m).stems]
     if not naming:
         return None
@@ -98,6 +112,13 @@ def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: 
     near = closeness([messages[n - 1] for n in later])
     best = int(np.argmax(near))
     return later[best] if float(near[best]) >= FLOOR else None
+
+
+def asked_terms(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> set[str]:
+    """The terms of ``question`` that name what it asks about (see the module's doc)."""
+    terms = views.subject(question, messages) - lang.of(question).continuation_terms(question)
+    # A term most messages hold names nothing (a CJK bigram of a verb ending: "ます").
+    return {t for t in terms if sum(t in views(m).stems for m in messages) <= max(len(messages) * COMMON, FEW)}
 
 
 def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
@@ -119,6 +140,13 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
         return None  # the first answer already says what that message says ("Jordan lives in Lisbon.")
     text, _ = render(chosen, {m.message_id: views(m).body for m in chosen}, set(latest))
     second = read(text).strip()
+    no = lang.says_no(question)
+    terms = asked_terms(question, messages, views)
+    if (no and chosen[0].message_id in latest and not terms & views(chosen[0]).stems
+            and not lang.denies(question, second) and not match_sources(second, question, chosen, views)):
+        # The newest statement on the subject names none of it: the state asked about is gone.
+        return YesNoReading(no, [number], second,
+                            _words_of(question, terms, {m.speaker for m in messages if m.speaker}))
     if (not second or is_abstention(second) or same_answer(second, first, " .!") or only_people(second, messages)
             or about_someone_else(question, second, messages) or same_answer(second, chosen[0].conversation, " .!")
             or repeats_question(question, second)):
@@ -136,6 +164,29 @@ def about_someone_else(question: str, answer: str, messages: Sequence[EvidenceMe
     return bool(asked and said) and not said & asked
 
 
+def _words_of(question: str, terms: Collection[str], people: Collection[str]) -> tuple[str, ...]:
+    """The words of ``question`` whose terms are ``terms``, as written, once each, in order
+    (the overlapping bigrams of a CJK run joined into one run; none that overlaps a name of
+    ``people``: "娜早" of "李娜早上")."""
+    folded = question.casefold()
+    named = [(at, at + len(p)) for p in people if p
+             for at in range(len(folded)) if folded.startswith(p.casefold(), at)]
+    spans: list[list[int]] = []
+    for start, end, _, term in lang.of(question).tokens(question):
+        if term not in terms or any(start < b and a < end for a, b in named):
+            continue
+        if spans and start < spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    return tuple(dict.fromkeys(question[start:end] for start, end in spans))
+
+
 def explain(first: str, reading: YesNoReading) -> str:
     """The note under the answer: what the reader said first, and the message it read again."""
-    return f'the reader said "{first}"; read again from the latest message on this, [{reading.messages[0]}]'
+    n = reading.messages[0]
+    if reading.unnamed:
+        named = ", ".join(f'"{w}"' for w in reading.unnamed)
+        again = f' (read again from it, the reader said "{reading.said}")' if reading.said else ""
+        return f'the reader said "{first}"; [{n}], the latest message on this, no longer names {named}{again}'
+    return f'the reader said "{first}"; read again from the latest message on this, [{n}]'

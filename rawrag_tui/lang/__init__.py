@@ -40,7 +40,7 @@ __all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_ear
            "asks_about_past", "asks_when", "asks_yes_no", "calls_off", "cancelled", "dates_in", "days_written",
            "denies", "detect", "get",
            "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
-           "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
+           "says_no", "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}
@@ -224,6 +224,12 @@ def cancelled(question: str) -> str:
     """How an answer to ``question`` says its plan was called off, in the question's language
     ("" where its module says nothing)."""
     return of(question).cancelled
+
+
+def says_no(question: str) -> str:
+    """How an answer to the yes-or-no ``question`` says no, in the question's language
+    ("" where its module says nothing)."""
+    return of(question).no
 
 
 def asks_when(question: str) -> bool:

@@ -220,6 +220,8 @@ class Language:
     cancel_pattern: re.Pattern[str] | None = None
     #: How an answer says a plan was called off, in this language (empty: none is said).
     cancelled = ""
+    #: How an answer says no to a yes-or-no question, in this language (empty: none is said).
+    no = ""
     #: The writer speaking of themself, in the singular ("I", "my", "ich", "我", "私"; not "we",
     #: which may include the person asked about).
     self_pattern: re.Pattern[str] | None = None

@@ -172,6 +172,7 @@ class German(Language):
     continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})
     negation_pattern = re.compile(r"\b(?:nein|nicht|kein\w*|nie)\b", re.IGNORECASE)
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
+    no = "Nein"
     self_pattern = re.compile(r"\b(?:ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)\b", re.IGNORECASE)
     addressee_pattern = re.compile(r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|deines|euch|euer|eure\w*)\b",
                                    re.IGNORECASE)

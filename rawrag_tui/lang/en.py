@@ -344,6 +344,7 @@ class English(Language):
     continuation = frozenset({"still", "anymore", "longer", "currently", "now"})
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
+    no = "No"
     kind_patterns = _KINDS
     self_pattern, addressee_pattern = _SELF, _ADDRESSEE
 

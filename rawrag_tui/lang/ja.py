@@ -55,6 +55,7 @@ class Japanese(CjkLanguage):
     continuation = frozenset({"まだ", "今も", "今", "現在"})
     negation_pattern = re.compile(r"いいえ|いや|ない|ません|違")
     cancel_pattern, cancelled = _CANCEL, "中止"
+    no = "いいえ"
     self_pattern = re.compile(r"私(?!たち|達)|僕(?!ら|たち)|俺(?!ら|たち)|あたし|わたし")
     addressee_pattern = re.compile(r"あなた|君|きみ|お前|おまえ")
     kind_patterns = _KINDS

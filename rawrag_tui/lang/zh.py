@@ -60,6 +60,7 @@ class Chinese(CjkLanguage):
     continuation = frozenset({"还", "仍", "依然", "现在", "目前"})
     negation_pattern = re.compile(r"[不没沒]")
     cancel_pattern, cancelled = _CANCEL, "取消了"
+    no = "不是"
     self_pattern, addressee_pattern = re.compile(r"我(?!们|們)"), re.compile(r"[你您]")
     kind_patterns = _KINDS
     weekdays = "一二三四五六日天"  # 星期一 is Monday; 星期日 and 星期天 are Sunday
