@@ -17,7 +17,7 @@ from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.settings import ANSWER_CHECKS
 from tests.conftest import ENGLISH_CHATS, needs_bundled_reader
-from tests.test_later_reading import Answers, ListHistory, msg, read_by, result
+from tests.test_later_reading import LEVEL, Answers, ListHistory, msg, read_by, result
 
 HANNAH = [
     msg(1, "York is freezing and gorgeous as ever, I love living here.", "2025-02-09T19:00:00", "Hannah"),
@@ -178,6 +178,71 @@ def test_no_is_said_in_the_language_of_the_question():
     assert lang.says_no("Priya est-elle toujours végétarienne ?") == ""
 
 
+TIAGO = [
+    msg(1, "I've been dating Sofia for two months now.", "2025-03-03T19:00:00", "Tiago"),
+    msg(2, "The one from the bookshop? Cute!", "2025-03-03T19:02:00", "Marta"),
+    msg(3, "Big news: Sofia and I got engaged last night!", "2025-06-14T21:00:00", "Tiago"),
+    msg(6, "Also I finally started at the bakery, early shifts are brutal.", "2025-06-14T21:03:00", "Tiago"),
+    msg(4, "Honestly not great. Sofia and I split up, the engagement is off.", "2025-10-20T18:45:00", "Tiago"),
+    msg(5, "One thing at a time, Tiago.", "2025-10-20T18:50:00", "Marta"),
+]
+SAM = [
+    msg(1, "Yep, data analyst at Aer Lingus, staring at delay dashboards all day.", "2025-06-14T10:00:00", "Sam"),
+    msg(2, "I left Aer Lingus in January, I'm a data engineer at Corrib Labs now.", "2026-02-07T10:00:00", "Sam"),
+]
+
+
+@pytest.mark.parametrize(("text", "ended"), [
+    ("Sofia and I split up, the engagement is off.", True),
+    ("I left Aer Lingus in January.", True),
+    ("Thanks. I quit the bakery too.", True),
+    ("I don't drink flat whites any more.", True),
+    ("Sofia and I got engaged last night!", False),
+    ("Ich hab bei Siemens gekündigt.", True),
+    ("Wir haben uns getrennt.", True),
+    ("Ich arbeite bei Siemens.", False),
+    ("成都的房子我已经退了", True),
+    ("我们分手了", True),
+    ("我还在华为", False),
+    ("任天堂辞めてソニーに転職することにした", True),
+    ("あかりと別れた", True),
+    ("ソニーで働いてる", False),
+])
+def test_each_language_says_which_lines_say_a_state_ended(text, ended):
+    assert lang.ends(text) is ended
+
+
+def test_the_answer_is_no_where_the_newest_line_naming_it_says_it_ended():
+    question = "Is Tiago still dating Sofia?"
+    reader = Answers("Yes, Tiago is still dating Sofia.")
+    found = yes_no_reading.read_yes_no(question, "Yes", TIAGO, EvidenceViews(), read_by(reader),
+                                       by_text({"split": 0.4}), latest={4})
+    assert found is not None and found.text == "No" and found.messages == [5] and reader.prompts == []
+    assert yes_no_reading.explain("Yes", found) == (
+        'the reader said "Yes"; [5], the latest message on this, says it ended')
+    # Unmarked: a later day than the first line naming Sofia, and close enough to the question.
+    assert yes_no_reading.ended_statement(question, TIAGO, EvidenceViews(), by_text({"split": 0.4})) == 5
+    assert yes_no_reading.ended_statement(question, TIAGO, EvidenceViews(), by_text({"split": 0.1})) is None
+    # The newest line naming it says nothing ended: the engagement goes on.
+    assert yes_no_reading.ended_statement(question, TIAGO[:4], EvidenceViews(), by_text({"engaged": 0.4}),
+                                          latest={3}) is None
+    # What ended must have been said before: the line of the change names the new job too.
+    views = EvidenceViews()
+    assert yes_no_reading.ended_statement("Is Sam still working at Aer Lingus?", SAM, views, LEVEL, latest={2}) == 2
+    assert yes_no_reading.ended_statement("Does Sam work at Corrib Labs?", SAM, views, LEVEL, latest={2}) is None
+    # ... or in a line the selection left out as superseded.
+    assert yes_no_reading.ended_statement("Is Sam still working at Aer Lingus?", SAM[1:], views, LEVEL,
+                                          latest={2}) is None
+    assert yes_no_reading.ended_statement("Is Sam still working at Aer Lingus?", SAM[1:], views, LEVEL,
+                                          latest={2}, replaced=SAM[:1]) == 1
+    # In the question's language.
+    jonas = [msg(1, "Siemens hat uns ein Projekt in Erlangen aufgedrückt", "2025-01-19T10:00:00", "Jonas"),
+             msg(2, "Ich hab bei Siemens gekündigt. Ab Mai bin ich bei Klimawerk", "2025-03-02T10:00:00", "Jonas")]
+    found = yes_no_reading.read_yes_no("Arbeitet Jonas noch bei Siemens?", "Ja", jonas, EvidenceViews(),
+                                       read_by(Answers("Ja")), LEVEL, latest={2})
+    assert found is not None and found.text == "Nein" and found.messages == [2]
+
+
 def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
     reader = Answers("Yes", "No, Hannah lives in Manchester now.")
     ans = answer_question("Does Hannah still live in York?", result(*HANNAH), lambda: reader, date="2026-04-01",
@@ -232,3 +297,9 @@ def test_the_bundled_reader_read_again_answers_from_the_latest_statement(open_me
     assert answer.answer == "No", (answer.answer, answer.correction)
     assert 'no longer names "vegetarian"' in answer.correction
     assert [c.how for c in answer.citations] == ["read"] and "vegan" in answer.citations[0].text
+    # Sam's new job: "I'm a data engineer at Corrib Labs now ... I left Aer Lingus in January." says the
+    # old one ended; the bundled reader, reading it, said he is still there.
+    answer = mem.ask("Is Sam still working at Aer Lingus?", date="2026-04-12")
+    assert answer.answer == "No", (answer.answer, answer.correction)
+    assert answer.correction.endswith("the latest message on this, says it ended")
+    assert "Aer Lingus" in answer.citations[0].text and "Corrib Labs" in answer.citations[0].text

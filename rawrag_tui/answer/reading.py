@@ -220,7 +220,7 @@ def answer_question(
         started = time.perf_counter()
         if yes_no_again:
             yes_no = yes_no_reading.read_yes_no(question, first, packed.messages, views, read_again, closeness,
-                                                packed.latest, known.same_people)
+                                                packed.latest, known.same_people, packed.replaced)
             if yes_no is not None:
                 reader_said, answer = reader_said or answer, yes_no.text
                 correction = yes_no_reading.explain(first, yes_no)

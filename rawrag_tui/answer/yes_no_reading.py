@@ -39,14 +39,25 @@ already planning the vegan canapés.", asked whether Priya is still
 vegetarian, the bundled reader answered "Priya is vegetarian.": it agreed
 with the question over a message that does not say it.
 
+Before any second reading: where the newest evidence message naming what the
+question names says that state ended, in the words of the question's language
+module or its own (``lang.ends``: "Sofia and I split up, the engagement is
+off", "I left Aer Lingus in January", "Ich hab bei Siemens gekündigt",
+"任天堂辞めて"), the answer is no (:func:`ended_statement`: what ended was said
+before that message, and it is a later statement on the subject). Read
+again over "Sofia and I split up", the bundled reader answered "Yes, Tiago
+is still dating Sofia.": a small reader does not read an ending it is asked
+about; the language module's words for one are all this step reads of a
+language.
+
 An answer the ``repeats_question`` check turned
 into "not in your history" ("Biscuit", asked whether her cat is still called
 Biscuit) is read again the same way, and stays unknown unless the second
 reading answers.
 
-No word of any language is read here: which messages are later is their
-send time, the subject terms and the question's form are each language's
-own (rawrag_tui/lang). Turned off by leaving ``yes_no_reading`` out of
+Beyond those words for an ending, no word of any language is read here: which
+messages are later is their send time, the subject terms and the question's
+form are each language's own (rawrag_tui/lang). Turned off by leaving ``yes_no_reading`` out of
 ``[answer] checks``. Measured in docs/answers.md ("Yes-or-no questions about
 a changed fact").
 """
@@ -88,6 +99,8 @@ class YesNoReading:
     #: does: what the reader said over it, and the question's words it does not name.
     said: str = ""
     unnamed: tuple[str, ...] = ()
+    #: Where the answer is no because the newest message naming what is asked says it ended.
+    ended: bool = False
 
 
 def _day(m: EvidenceMessage) -> str:
@@ -124,14 +137,20 @@ def asked_terms(question: str, messages: Sequence[EvidenceMessage], views: Evide
 def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                 read: Callable[[str], str], closeness: Callable[[list[EvidenceMessage]], np.ndarray],
                 latest: Collection[int] = (),
-                same_people: Callable[[int], frozenset[int]] = alone) -> YesNoReading | None:
+                same_people: Callable[[int], frozenset[int]] = alone,
+                replaced: Sequence[EvidenceMessage] = ()) -> YesNoReading | None:
     """The reader's answer to a yes-or-no ``question`` from the latest statement
     of ``messages`` where it stands (see the module's doc), else None. ``read``
     answers an evidence block (the same prompt as the first reading, other
     messages); ``closeness``: each message's cosine with the question (the home's
-    embedder, names left out); ``latest``: ids marked newest on their subject."""
+    embedder, names left out); ``latest``: ids marked newest on their subject;
+    ``replaced``: the messages the selection left out as superseded."""
     if not lang.asks_yes_no(question) or lang.denies(question, first):
         return None  # a "No" disagrees with the question already: the reader did not just agree
+    no = lang.says_no(question)
+    ended = ended_statement(question, messages, views, closeness, latest, replaced) if no else None
+    if ended is not None:
+        return YesNoReading(no, [ended], ended=True)
     number = latest_statement(question, messages, views, closeness, same_people)
     if number is None:
         return None
@@ -140,7 +159,6 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
         return None  # the first answer already says what that message says ("Jordan lives in Lisbon.")
     text, _ = render(chosen, {m.message_id: views(m).body for m in chosen}, set(latest))
     second = read(text).strip()
-    no = lang.says_no(question)
     terms = asked_terms(question, messages, views)
     if (no and chosen[0].message_id in latest and not terms & views(chosen[0]).stems
             and not lang.denies(question, second) and not match_sources(second, question, chosen, views)):
@@ -152,6 +170,36 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
             or repeats_question(question, second)):
         return None
     return YesNoReading(second, [number])
+
+
+def ended_statement(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
+                    closeness: Callable[[list[EvidenceMessage]], np.ndarray],
+                    latest: Collection[int] = (), replaced: Sequence[EvidenceMessage] = ()) -> int | None:
+    """The 1-based number of the newest evidence message naming what ``question``
+    names (:func:`asked_terms`) where it says that state ended, in the question's
+    language or its own (``lang.ends``: "Sofia and I split up", "I left Aer
+    Lingus", "任天堂辞めて"), else None. What ended must have been said before:
+    every term it shares with the question is in an earlier message (of the
+    evidence, or ``replaced``: those the selection left out as superseded); the
+    line that first names the new state may say the old one ended ("任天堂辞めてソニーに
+    転職", asked whether 健太 works at Sony now). And it must be a later statement on
+    the subject: marked latest by the timeline, or sent on a later day than the first
+    message naming it and as close to the question as :data:`FLOOR`."""
+    terms = asked_terms(question, messages, views)
+    naming = [n for n, m in enumerate(messages, 1) if m.timestamp and terms & views(m).stems]
+    if not naming:
+        return None
+    newest = max(naming, key=lambda n: messages[n - 1].timestamp or "")
+    m = messages[newest - 1]
+    if not (lang.of(question).ends(m.text) or lang.ends(m.text)):
+        return None
+    before = [x for x in (*messages, *replaced) if x.timestamp and x.timestamp < (m.timestamp or "")]
+    if not all(any(t in views(x).stems for x in before) for t in terms & views(m).stems):
+        return None
+    if m.message_id in latest:
+        return newest
+    first_day = min(_day(messages[n - 1]) for n in naming)
+    return newest if _day(m) > first_day and float(closeness([m])[0]) >= FLOOR else None
 
 
 def about_someone_else(question: str, answer: str, messages: Sequence[EvidenceMessage]) -> bool:
@@ -185,6 +233,8 @@ def _words_of(question: str, terms: Collection[str], people: Collection[str]) ->
 def explain(first: str, reading: YesNoReading) -> str:
     """The note under the answer: what the reader said first, and the message it read again."""
     n = reading.messages[0]
+    if reading.ended:
+        return f'the reader said "{first}"; [{n}], the latest message on this, says it ended'
     if reading.unnamed:
         named = ", ".join(f'"{w}"' for w in reading.unnamed)
         again = f' (read again from it, the reader said "{reading.said}")' if reading.said else ""

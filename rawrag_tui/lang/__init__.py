@@ -38,7 +38,7 @@ from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 
 __all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
            "asks_about_past", "asks_when", "asks_yes_no", "calls_off", "cancelled", "dates_in", "days_written",
-           "denies", "detect", "get",
+           "denies", "detect", "ends", "get",
            "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
            "says_no", "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 
@@ -224,6 +224,11 @@ def cancelled(question: str) -> str:
     """How an answer to ``question`` says its plan was called off, in the question's language
     ("" where its module says nothing)."""
     return of(question).cancelled
+
+
+def ends(text: str) -> bool:
+    """Whether ``text`` says a state ended, in its own language's words."""
+    return of(text).ends(text)
 
 
 def says_no(question: str) -> str:

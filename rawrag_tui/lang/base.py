@@ -218,6 +218,9 @@ class Language:
     money_pattern: re.Pattern[str] | None = None
     #: A message calling a plan off ("I've called off the 40th", "今回は中止にします").
     cancel_pattern: re.Pattern[str] | None = None
+    #: A message saying a state ended: a job left, a couple split up, a place moved out of,
+    #: a habit given up ("I left Aer Lingus in January", "Sofia and I split up", "kein Zalando mehr").
+    end_pattern: re.Pattern[str] | None = None
     #: How an answer says a plan was called off, in this language (empty: none is said).
     cancelled = ""
     #: How an answer says no to a yes-or-no question, in this language (empty: none is said).
@@ -280,6 +283,10 @@ class Language:
     def calls_off(self, text: str) -> bool:
         """Whether ``text`` calls a plan off, in this language's words."""
         return self._says(self.cancel_pattern, text)
+
+    def ends(self, text: str) -> bool:
+        """Whether ``text`` says a state ended, in this language's words."""
+        return self._says(self.end_pattern, text)
 
     def speaks_of_self(self, text: str) -> bool:
         """Whether ``text``'s writer speaks of themself and not to the one they write to

@@ -172,6 +172,10 @@ class German(Language):
     continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})
     negation_pattern = re.compile(r"\b(?:nein|nicht|kein\w*|nie)\b", re.IGNORECASE)
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
+    #: A state that ended ("Ich hab bei Siemens gekündigt", "kein Zalando mehr", "wir haben uns getrennt").
+    end_pattern = re.compile(r"\b(?:gekündigt|kündig\w*|getrennt|trenn\w*|schluss gemacht|verlassen|"
+                             r"aufgehört|hör\w* (?:\w+ ){0,3}auf|nicht mehr|kein\w* (?:\w+ ){0,2}mehr|"
+                             r"ausgezogen|weggezogen|gewechselt|geschieden|entlassen)\b", re.IGNORECASE)
     no = "Nein"
     self_pattern = re.compile(r"\b(?:ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)\b", re.IGNORECASE)
     addressee_pattern = re.compile(r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|deines|euch|euer|eure\w*)\b",

@@ -323,6 +323,14 @@ _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:i
                      r"\bno (?:\w+ ){1,2}for (?:me|us)\b", re.IGNORECASE)
 
 
+#: A state that ended: a job quit or left, a couple split, a place moved out of, a habit
+#: given up, a team switched from ("I left Aer Lingus", "the engagement is off").
+_END = re.compile(r"\b(?:quit(?:s|ting)?|left|leav(?:e|es|ing)|resign(?:s|ed|ing)?|split(?:s|ting)?|"
+                  r"broke(?:n)? up|break(?:s|ing)? up|divorc(?:e|ed|ing)|dumped|fired|sacked|laid off|"
+                  r"no longer|any ?more|mov(?:ed|ing) (?:out|away)|switch(?:ed|ing)|gave up|given up|"
+                  r"(?:is|was|it's|are) off)\b", re.IGNORECASE)
+
+
 #: The writer of their own life: "I" (a capital, as written: "I'm", "I've"), "me", "my".
 _SELF = re.compile(r"\bI\b|\b(?i:me|my|mine|myself)\b")
 #: The one written to.
@@ -344,6 +352,7 @@ class English(Language):
     continuation = frozenset({"still", "anymore", "longer", "currently", "now"})
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
+    end_pattern = _END
     no = "No"
     kind_patterns = _KINDS
     self_pattern, addressee_pattern = _SELF, _ADDRESSEE
