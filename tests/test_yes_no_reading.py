@@ -235,6 +235,10 @@ def test_the_answer_is_no_where_the_newest_line_naming_it_says_it_ended():
                                           latest={2}) is None
     assert yes_no_reading.ended_statement("Is Sam still working at Aer Lingus?", SAM[1:], views, LEVEL,
                                           latest={2}, replaced=SAM[:1]) == 1
+    # Another chat's line is not what Sam's chat said ended.
+    other = msg(3, "Bea left Aer Lingus too, she says hi.", "2026-03-01T10:00:00", "Bea", conv=2)
+    assert yes_no_reading.ended_statement("Is Sam still working at Aer Lingus?", [SAM[0], other], views, LEVEL,
+                                          latest={3}) is None
     # In the question's language.
     jonas = [msg(1, "Siemens hat uns ein Projekt in Erlangen aufgedrückt", "2025-01-19T10:00:00", "Jonas"),
              msg(2, "Ich hab bei Siemens gekündigt. Ab Mai bin ich bei Klimawerk", "2025-03-02T10:00:00", "Jonas")]

@@ -148,7 +148,7 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
     if not lang.asks_yes_no(question) or lang.denies(question, first):
         return None  # a "No" disagrees with the question already: the reader did not just agree
     no = lang.says_no(question)
-    ended = ended_statement(question, messages, views, closeness, latest, replaced) if no else None
+    ended = ended_statement(question, messages, views, closeness, latest, replaced, same_people) if no else None
     if ended is not None:
         return YesNoReading(no, [ended], ended=True)
     number = latest_statement(question, messages, views, closeness, same_people)
@@ -174,7 +174,8 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
 
 def ended_statement(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                     closeness: Callable[[list[EvidenceMessage]], np.ndarray],
-                    latest: Collection[int] = (), replaced: Sequence[EvidenceMessage] = ()) -> int | None:
+                    latest: Collection[int] = (), replaced: Sequence[EvidenceMessage] = (),
+                    same_people: Callable[[int], frozenset[int]] = alone) -> int | None:
     """The 1-based number of the newest evidence message naming what ``question``
     names (:func:`asked_terms`) where it says that state ended, in the question's
     language or its own (``lang.ends``: "Sofia and I split up", "I left Aer
@@ -184,11 +185,16 @@ def ended_statement(question: str, messages: Sequence[EvidenceMessage], views: E
     line that first names the new state may say the old one ended ("任天堂辞めてソニーに
     転職", asked whether 健太 works at Sony now). And it must be a later statement on
     the subject: marked latest by the timeline, or sent on a later day than the first
-    message naming it and as close to the question as :data:`FLOOR`."""
+    message naming it and as close to the question as :data:`FLOOR`. Only the
+    conversations of the first message naming it count (and those between the same
+    people, ``same_people``), as :func:`latest_statement` reads them."""
     terms = asked_terms(question, messages, views)
     naming = [n for n, m in enumerate(messages, 1) if m.timestamp and terms & views(m).stems]
     if not naming:
         return None
+    first = messages[min(naming, key=lambda n: messages[n - 1].timestamp or "") - 1]
+    circle = {first.conversation_id, *same_people(first.conversation_id)}
+    naming = [n for n in naming if messages[n - 1].conversation_id in circle]
     newest = max(naming, key=lambda n: messages[n - 1].timestamp or "")
     m = messages[newest - 1]
     if not (lang.of(question).ends(m.text) or lang.ends(m.text)):
