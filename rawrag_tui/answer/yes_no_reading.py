@@ -107,17 +107,29 @@ def _day(m: EvidenceMessage) -> str:
     return (m.timestamp or "")[:10]
 
 
-def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
-                     closeness: Callable[[list[EvidenceMessage]], np.ndarray],
-                     same_people: Callable[[int], frozenset[int]] = alone) -> int | None:
-    """The 1-based number of the evidence message a yes-or-no ``question`` is read
-    again over (see the module's doc), or None."""
-    terms = asked_terms(question, messages, views)
+def _first_naming(terms: set[str], messages: Sequence[EvidenceMessage], views: EvidenceViews,
+                  same_people: Callable[[int], frozenset[int]]) -> tuple[EvidenceMessage, set[int]] | None:
+    """The first of ``messages`` (by send time) naming one of ``terms``, and its circle:
+    its conversation and those between the same people; None where none names one."""
     naming = [m for m in messages if m.timestamp and terms & views(m).stems]
     if not naming:
         return None
     first = min(naming, key=lambda m: m.timestamp or "")
-    circle = {first.conversation_id, *same_people(first.conversation_id)}
+    return first, {first.conversation_id, *same_people(first.conversation_id)}
+
+
+def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
+                     closeness: Callable[[list[EvidenceMessage]], np.ndarray],
+                     same_people: Callable[[int], frozenset[int]] = alone,
+                     terms: set[str] | None = None) -> int | None:
+    """The 1-based number of the evidence message a yes-or-no ``question`` is read
+    again over (see the module's doc), or None. ``terms``: :func:`asked_terms`, where
+    the caller has them."""
+    found = _first_naming(asked_terms(question, messages, views) if terms is None else terms, messages, views,
+                          same_people)
+    if found is None:
+        return None
+    first, circle = found
     later = [n for n, m in enumerate(messages, 1)
              if m.conversation_id in circle and m.timestamp and _day(m) > _day(first)]
     if not later:
@@ -148,10 +160,11 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
     if not lang.asks_yes_no(question) or lang.denies(question, first):
         return None  # a "No" disagrees with the question already: the reader did not just agree
     no = lang.says_no(question)
-    ended = ended_statement(question, messages, views, closeness, latest, replaced, same_people) if no else None
+    terms = asked_terms(question, messages, views)
+    ended = ended_statement(question, messages, views, closeness, latest, replaced, same_people, terms) if no else None
     if ended is not None:
         return YesNoReading(no, [ended], ended=True)
-    number = latest_statement(question, messages, views, closeness, same_people)
+    number = latest_statement(question, messages, views, closeness, same_people, terms)
     if number is None:
         return None
     chosen = [messages[number - 1]]
@@ -159,7 +172,6 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
         return None  # the first answer already says what that message says ("Jordan lives in Lisbon.")
     text, _ = render(chosen, {m.message_id: views(m).body for m in chosen}, set(latest))
     second = read(text).strip()
-    terms = asked_terms(question, messages, views)
     if (no and chosen[0].message_id in latest and not terms & views(chosen[0]).stems
             and not lang.denies(question, second) and not match_sources(second, question, chosen, views)):
         # The newest statement on the subject names none of it: the state asked about is gone.
@@ -175,7 +187,8 @@ def read_yes_no(question: str, first: str, messages: Sequence[EvidenceMessage], 
 def ended_statement(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                     closeness: Callable[[list[EvidenceMessage]], np.ndarray],
                     latest: Collection[int] = (), replaced: Sequence[EvidenceMessage] = (),
-                    same_people: Callable[[int], frozenset[int]] = alone) -> int | None:
+                    same_people: Callable[[int], frozenset[int]] = alone,
+                    terms: set[str] | None = None) -> int | None:
     """The 1-based number of the newest evidence message naming what ``question``
     names (:func:`asked_terms`) where it says that state ended, in the question's
     language or its own (``lang.ends``: "Sofia and I split up", "I left Aer
@@ -188,13 +201,13 @@ def ended_statement(question: str, messages: Sequence[EvidenceMessage], views: E
     message naming it and as close to the question as :data:`FLOOR`. Only the
     conversations of the first message naming it count (and those between the same
     people, ``same_people``), as :func:`latest_statement` reads them."""
-    terms = asked_terms(question, messages, views)
-    naming = [n for n, m in enumerate(messages, 1) if m.timestamp and terms & views(m).stems]
-    if not naming:
+    terms = asked_terms(question, messages, views) if terms is None else terms
+    found = _first_naming(terms, messages, views, same_people)
+    if found is None:
         return None
-    first = messages[min(naming, key=lambda n: messages[n - 1].timestamp or "") - 1]
-    circle = {first.conversation_id, *same_people(first.conversation_id)}
-    naming = [n for n in naming if messages[n - 1].conversation_id in circle]
+    first, circle = found
+    naming = [n for n, m in enumerate(messages, 1)
+              if m.conversation_id in circle and m.timestamp and terms & views(m).stems]
     newest = max(naming, key=lambda n: messages[n - 1].timestamp or "")
     m = messages[newest - 1]
     if not (lang.of(question).ends(m.text) or lang.ends(m.text)):
@@ -204,8 +217,7 @@ def ended_statement(question: str, messages: Sequence[EvidenceMessage], views: E
         return None
     if m.message_id in latest:
         return newest
-    first_day = min(_day(messages[n - 1]) for n in naming)
-    return newest if _day(m) > first_day and float(closeness([m])[0]) >= FLOOR else None
+    return newest if _day(m) > _day(first) and float(closeness([m])[0]) >= FLOOR else None
 
 
 def about_someone_else(question: str, answer: str, messages: Sequence[EvidenceMessage]) -> bool:
