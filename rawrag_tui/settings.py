@@ -177,7 +177,7 @@ class ReaderSettings:
 
 #: The answer checks there are (answer/checks), in the order they run by default.
 ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
-                 "earlier_reading", "yes_no_reading", "nearest_reading", "someone_else")
+                 "ended_reading", "earlier_reading", "yes_no_reading", "nearest_reading", "someone_else")
 
 
 @dataclass(frozen=True)
@@ -197,6 +197,9 @@ class AnswerSettings:
     #: names (or, in CJK, its characters) becomes "Not in your history."; "later_reading": where none
     #: of these changed it, a question about now is read again from the messages of the answer's
     #: conversation later than its sources, and an answer one of them supports replaces it;
+    #: "ended_reading": where neither did, and the newest message naming the answer says that
+    #: state ended ("I've switched to Brighton ... Chelsea broke my heart"), that message is
+    #: read again with the answer's words hidden, and an answer it supports replaces it;
     #: "earlier_reading": a question about an earlier state answered with the name the question
     #: gives ("before she moved to Leeds": "Leeds"), or with a newer state a later message on its
     #: subject first names, is read again from the messages of that conversation before the first

@@ -1,0 +1,156 @@
+"""Reading again without the value the newest line naming it says ended.
+
+Asked "Which football team does Daniel support?" over his March line "Gotta
+run, Chelsea kick off in ten" and his September one "I've switched to
+Brighton. Got a season ticket at the Amex. Chelsea broke my heart one too
+many times", the bundled 0.5B reader answered "Chelsea", and read again over
+the September line alone it still did: the old value is written in the line
+that replaces it, and a small reader takes the value it knows. Nothing later
+than that line exists to read again (answer/later_reading.py), and no check
+can tell a team from a word without a word list.
+
+So, for a question about now whose answer the checks left alone and the
+later reading did not change, where the newest evidence message naming the
+answer (its terms, as answer/checks/support.py matches them) says a state
+ended, in its own language's words or the question's (``lang.ends``: "switched",
+"gekündigt", 辞めて), and an earlier day's message of the same people already
+named it (so it is the old state the line ends, not the new one it
+introduces), the reader reads that line again alone with the answer's words
+hidden ("… broke my heart"). The second answer replaces the first where it
+is an answer (not empty, not "not in your history", not only a chat member's
+name, no restatement of the question), shares none of the first answer's
+terms, and is said by that line. The language module's words for an ending
+are all this step reads of a language; which message is newest is its send
+time. Not for the past, a "when" question or an answer that is a date,
+number, address or amount (the checks own those), nor for a yes-or-no
+question (answer/yes_no_reading.py). Turned off by leaving ``ended_reading``
+out of ``[answer] checks``. Measured in docs/answers.md ("An answer the newest
+line naming it says ended").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .. import lang
+from ..lang import query_terms
+from ..search.types import EvidenceMessage
+from .checks.later_values import answer_value
+from .checks.support import match_sources
+from .evidence import EvidenceViews
+from .later_reading import alone, only_people, restates, same_answer
+from .packing import render
+from .prompts import is_abstention
+
+#: The setting's name for this step (``[answer] checks``).
+NAME = "ended_reading"
+#: What stands in a line for the answer's words while it is read again.
+HIDDEN = "…"
+
+
+@dataclass(frozen=True)
+class EndedReading:
+    """The second answer, the line it was read from (``message``) and the
+    earlier ones that named the first answer (``earlier``), 1-based in the
+    evidence's numbering."""
+
+    text: str
+    message: int
+    earlier: list[int]
+
+
+def _day(m: EvidenceMessage) -> str:
+    return (m.timestamp or "")[:10]
+
+
+def naming(answer: str, question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> list[int]:
+    """1-based numbers of every evidence message with a send time that names
+    ``answer``: shares a term with it beyond the question's and holds each of
+    its numbers (as answer/checks/support.py matches a source)."""
+    said = query_terms(answer) - query_terms(question)
+    numbers = {w for w in said if w.isdigit()}
+    single = {w for w in said if len(w) == 1 and not w.isascii()}
+    found = []
+    for n, m in enumerate(messages, 1):
+        words = views(m).supporting_stems | {w for w in single if w in views(m).text}
+        if m.timestamp and words & said and numbers <= words:
+            found.append(n)
+    return found
+
+
+def ended_source(question: str, answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
+                 same_people: Callable[[int], frozenset[int]] = alone) -> tuple[int, list[int]] | None:
+    """The newest evidence message naming ``answer`` where it says a state
+    ended, and the earlier day's messages of the same people that named it
+    first (1-based); None where the newest does not say so or nothing before
+    it named the answer."""
+    found = naming(answer, question, messages, views)
+    if len(found) < 2:
+        return None
+    newest = max(found, key=lambda n: messages[n - 1].timestamp or "")
+    m = messages[newest - 1]
+    circle = {m.conversation_id, *same_people(m.conversation_id)}
+    earlier = [n for n in found if messages[n - 1].conversation_id in circle and _day(messages[n - 1]) < _day(m)]
+    if not earlier or not (lang.of(question).ends(m.text) or lang.ends(m.text)):
+        return None
+    return newest, earlier
+
+
+def hide(text: str, answer: str) -> str | None:
+    """``text`` with ``answer``'s words replaced by :data:`HIDDEN`: the answer
+    as written (any case), else each word that shares a term with it; None
+    where nothing of it is in ``text``."""
+    core = _trimmed(answer)
+    if core and core.casefold() in text.casefold():
+        return re.sub(re.escape(core), HIDDEN, text, flags=re.IGNORECASE)
+    terms = query_terms(core)
+    hidden = re.sub(r"\w+", lambda w: HIDDEN if query_terms(w.group()) & terms else w.group(), text)
+    return hidden if hidden != text else None
+
+
+def _trimmed(answer: str) -> str:
+    """``answer`` without the spaces and punctuation (any script's) around what it names."""
+    chars = list(answer.strip())
+    while chars and unicodedata.category(chars[-1]).startswith("P"):
+        chars.pop()
+    while chars and unicodedata.category(chars[0]).startswith("P"):
+        chars.pop(0)
+    return "".join(chars).strip()
+
+
+def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
+               read: Callable[[str], str], latest: frozenset[int] | set[int] = frozenset(),
+               same_people: Callable[[int], frozenset[int]] = alone) -> EndedReading | None:
+    """The reader's answer from the newest line naming ``first`` with it
+    hidden, where that line says it ended and the answer stands (see the
+    module's doc), else None. ``read`` answers an evidence block (the same
+    prompt as the first reading); ``latest``: ids marked newest on their subject."""
+    if lang.asks_when(question) or lang.asks_yes_no(question) or answer_value(first) is not None:
+        return None
+    found = ended_source(question, first, messages, views, same_people)
+    if found is None:
+        return None
+    newest, earlier = found
+    m = messages[newest - 1]
+    body = hide(views(m).body, first)
+    if body is None:
+        return None
+    text, _ = render([m], {m.message_id: body}, latest)
+    second = read(text).strip()
+    if (not second or HIDDEN in second or is_abstention(second) or same_answer(second, first)
+            or query_terms(second) & query_terms(first) or restates(question, second, first)
+            or only_people(second, messages)):
+        return None
+    if not match_sources(second, question, [m], views):
+        return None
+    return EndedReading(second, newest, earlier)
+
+
+def explain(first: str, reading: EndedReading) -> str:
+    """The note under the answer: what the reader said, and the line that says it ended."""
+    before = ", ".join(f"[{n}]" for n in reading.earlier)
+    return (f'the reader said "{first}", named in {before}; [{reading.message}], the latest message naming it, '
+            f"says that ended: read again without it, it answered from [{reading.message}]")

@@ -1,0 +1,148 @@
+"""Reading again without the value the newest line naming it says ended
+(answer/ended_reading.py): "I've switched to Brighton ... Chelsea broke my
+heart", asked which team Daniel supports. The step's rules with a scripted
+reader double; the bundled reader on a real store at the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from rawrag_tui.answer import ended_reading
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.settings import ANSWER_CHECKS
+from tests.conftest import needs_bundled_reader, write_chat
+from tests.test_later_reading import Answers, ListHistory, msg, read_by, result
+
+DANIEL = [
+    msg(1, "You'll smash it. Gotta run, Chelsea kick off in ten and I've got my lucky scarf on.",
+        "2025-03-02T18:00:00", "Daniel"),
+    msg(2, "Good luck to them!", "2025-03-02T18:01:00", "Priya"),
+    msg(3, "Also, don't tell Uncle Vik, but I've switched to Brighton. Got a season ticket at the Amex. "
+           "Chelsea broke my heart one too many times.", "2025-09-14T20:00:00", "Daniel"),
+    msg(4, "Your dad will disown you.", "2025-09-14T20:02:00", "Priya"),
+]
+QUESTION = "Which football team does Daniel support?"
+
+
+def test_the_source_is_the_newest_line_naming_the_answer_where_it_says_that_ended():
+    views = EvidenceViews()
+    assert ended_reading.ended_source(QUESTION, "Chelsea", DANIEL, views) == (3, [1])
+    # The newest line naming it says nothing ended: the answer may well stand.
+    kept = [*DANIEL[:2], msg(3, "Chelsea broke my heart again, 0-3 at home.", "2025-09-14T20:00:00", "Daniel")]
+    assert ended_reading.ended_source(QUESTION, "Chelsea", kept, views) is None
+    # Only the line that ends it names it: that is the state it introduces, not an old one.
+    assert ended_reading.ended_source(QUESTION, "Brighton", DANIEL, views) is None
+    # Named earlier only on the same day: no earlier statement it could end.
+    same_day = [msg(1, DANIEL[0].text, "2025-09-14T08:00:00", "Daniel"), *DANIEL[2:]]
+    assert ended_reading.ended_source(QUESTION, "Chelsea", same_day, views) is None
+    # Named earlier only in a chat with other people: not the state this line ends.
+    elsewhere = [msg(1, DANIEL[0].text, "2025-03-02T18:00:00", "Daniel", conv=2), *DANIEL[2:]]
+    assert ended_reading.ended_source(QUESTION, "Chelsea", elsewhere, views) is None
+
+
+@pytest.mark.parametrize(("text", "answer", "hidden"), [
+    ("I've switched to Brighton. Chelsea broke my heart.", "Chelsea", "I've switched to Brighton. … broke my heart."),
+    ("Left Aer Lingus in January, now at Corrib Labs.", "aer lingus.", "Left … in January, now at Corrib Labs."),
+    ("Ich hab bei Siemens gekündigt. Ab Mai bin ich bei Klimawerk.", "bei Siemens",
+     "Ich hab … gekündigt. Ab Mai bin ich bei Klimawerk."),
+    ("任天堂辞めてソニーに転職した", "任天堂", "…辞めてソニーに転職した"),
+    ("Chelsea's owners sold the club.", "Chelsea FC", "…'s owners sold the club."),
+    ("I've switched to Brighton.", "Chelsea", None),
+])
+def test_the_answers_words_are_hidden(text, answer, hidden):
+    assert ended_reading.hide(text, answer) == hidden
+
+
+def test_the_line_is_read_again_alone_with_the_answer_hidden():
+    reader = Answers("Brighton")
+    found = ended_reading.read_ended(QUESTION, "Chelsea", DANIEL, EvidenceViews(), read_by(reader))
+    assert found == ended_reading.EndedReading("Brighton", 3, [1])
+    assert "switched to Brighton" in reader.prompts[0] and "Chelsea" not in reader.prompts[0]
+    assert "… broke my heart" in reader.prompts[0] and "lucky scarf" not in reader.prompts[0]
+
+
+@pytest.mark.parametrize("second", [
+    "Chelsea FC",             # the first answer again, in other words
+    "Manchester United",      # a team the line does not say: the reader filled the gap
+    "…",                      # the hidden mark read back
+    "Not in your history.",
+    "Daniel",                 # only a person of the chat
+    "Daniel supports a football team.",  # the question said back
+])
+def test_a_second_answer_stands_only_where_the_line_says_something_new(second):
+    assert ended_reading.read_ended(QUESTION, "Chelsea", DANIEL, EvidenceViews(), read_by(Answers(second))) is None
+
+
+@pytest.mark.parametrize("question", [
+    "When does Daniel watch Chelsea?",          # a "when" question: the checks own dates
+    "Does Daniel still support Chelsea?",       # yes-or-no: answer/yes_no_reading.py
+])
+def test_when_and_yes_or_no_questions_are_left_to_their_own_steps(question):
+    reader = Answers("Brighton")
+    assert ended_reading.read_ended(question, "Chelsea", DANIEL, EvidenceViews(), read_by(reader)) is None
+    assert not reader.prompts
+
+
+def test_german_and_japanese_lines_end_a_state_in_their_own_words():
+    jonas = [msg(1, "Bei Siemens läuft alles gut, viel Arbeit.", "2025-01-10T09:00:00", "Jonas"),
+             msg(2, "Ich hab bei Siemens gekündigt. Ab Mai bin ich bei Klimawerk.", "2025-04-03T09:00:00", "Jonas")]
+    found = ended_reading.read_ended("Bei welcher Firma arbeitet Jonas?", "Siemens", jonas, EvidenceViews(),
+                                     read_by(Answers("Klimawerk")))
+    assert found is not None and found.text == "Klimawerk" and found.message == 2
+    kenta = [msg(1, "任天堂の仕事は忙しいけど楽しい", "2025-01-10T09:00:00", "健太"),
+             msg(2, "任天堂辞めてソニーに転職した", "2025-06-01T09:00:00", "健太")]
+    found = ended_reading.read_ended("健太は今どの会社で働いていますか？", "任天堂", kenta, EvidenceViews(),
+                                     read_by(Answers("ソニー")))
+    assert found is not None and found.text == "ソニー" and found.message == 2
+
+
+def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
+    reader = Answers("Chelsea", "Brighton")
+    ans = answer_question(QUESTION, result(*DANIEL), lambda: reader, date="2026-01-01",
+                          prompt_style="plain", history=ListHistory(embedder, DANIEL))
+    assert ans.answer == "Brighton" and ans.reader_said == "Chelsea"
+    assert ans.correction == ('the reader said "Chelsea", named in [1]; [3], the latest message naming it, '
+                              "says that ended: read again without it, it answered from [3]")
+    assert [(c.n, c.how) for c in ans.citations] == [(3, "matched")]
+    # On its own, without the later reading before it: the hidden line is the only second read.
+    alone = Answers("Chelsea", "Brighton")
+    only = answer_question(QUESTION, result(*DANIEL), lambda: alone, date="2026-01-01", prompt_style="plain",
+                           checks=(ended_reading.NAME,), history=ListHistory(embedder, DANIEL))
+    assert only.answer == "Brighton" and len(alone.prompts) == 2 and "… broke my heart" in alone.prompts[1]
+    # The later reading read "Your dad will disown you." first and found no team there.
+    assert len(reader.prompts) == 3 and "… broke my heart" in reader.prompts[-1]
+
+
+def test_left_out_of_the_checks_or_asked_about_the_past_it_does_not_read_again(embedder):
+    for question, checks in (
+            (QUESTION, tuple(c for c in ANSWER_CHECKS if c != ended_reading.NAME)),
+            (QUESTION, ()),
+            ("Which football team did Daniel support before he switched?", None)):
+        reader = Answers("Chelsea", "Brighton")
+        ans = answer_question(question, result(*DANIEL), lambda r=reader: r, date="2026-01-01",
+                              prompt_style="plain", checks=checks, history=ListHistory(embedder, DANIEL))
+        assert ans.answer.startswith("Chelsea") and reader.prompts[-1] != "", (question, checks)
+        assert all("… broke my heart" not in p for p in reader.prompts), (question, checks)
+
+
+SWITCHED = [
+    ("2025-03-02T17:58:00", "Priya", "Driving test went fine I think, fingers crossed."),
+    ("2025-03-02T18:00:00", "Daniel", "You'll smash it. Gotta run, Chelsea kick off in ten and I've got my "
+                                      "lucky scarf on."),
+    ("2025-03-02T18:01:00", "Priya", "Enjoy the match!"),
+    ("2025-09-14T20:00:00", "Daniel", "Also, don't tell Uncle Vik, but I've switched to Brighton. Got a season "
+                                      "ticket at the Amex. Chelsea broke my heart one too many times."),
+    ("2025-09-14T20:02:00", "Priya", "Your dad will disown you."),
+]
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_read_again_names_the_team_he_switched_to(open_memory, tmp_path):
+    path = write_chat(tmp_path / "switched.jsonl", "daniel", "Priya & Daniel", SWITCHED)
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0})  # no bet on the machine's speed
+    mem.import_path(path, "jsonl")
+    answer = mem.ask(QUESTION, date="2026-01-01")
+    assert "Brighton" in answer.answer and "Chelsea" not in answer.answer, (answer.answer, answer.reader_said)
+    if answer.reader_said:  # the first reading took the old team: this step read the line again
+        assert "Chelsea" in answer.reader_said and "says that ended" in answer.correction
