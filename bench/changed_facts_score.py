@@ -39,7 +39,7 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 LANGUAGES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "de": "German",
-             "assistant": "English, ChatGPT export", "fresh": "English, unseen"}
+             "assistant": "English, ChatGPT export", "fresh": "English, unseen", "second": "English, unseen 2"}
 
 
 def data_path(lang: str) -> Path:

@@ -34,8 +34,8 @@ _spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "c
 score = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(score)
 
-#: assistant: one English ChatGPT history; fresh: English, written without reading the answer code.
-LANGS = ("en", "zh", "ja", "de", "assistant", "fresh")
+#: assistant: one English ChatGPT history; fresh, second: English, written without reading the answer code.
+LANGS = ("en", "zh", "ja", "de", "assistant", "fresh", "second")
 KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
 CUE = {
     "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
@@ -45,12 +45,12 @@ CUE = {
     "de": re.compile(r"umgezogen|umziehen|umzug|gezogen|verschoben|verschieben|verlegt|abgesagt|absagen|"
                      r"storniert|jetzt|nicht mehr|stattdessen|gewechselt|wechsel|gekündigt|getrennt", re.IGNORECASE),
 }
-CUE["assistant"] = CUE["fresh"] = CUE["en"]
+CUE["assistant"] = CUE["fresh"] = CUE["second"] = CUE["en"]
 SETS = {lang: score.load(lang) for lang in LANGS}
 #: Turns per file; update with the sets.
-MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270}
+MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270, "second": 243}
 #: The language each set's samples are written in.
-WRITTEN_IN = {"assistant": "en", "fresh": "en"}
+WRITTEN_IN = {"assistant": "en", "fresh": "en", "second": "en"}
 
 
 def turns(sample: dict, resolved: bool = False) -> dict[str, tuple]:
