@@ -39,7 +39,7 @@ from .. import lang
 from ..lang import query_terms
 from ..search.types import EvidenceMessage
 from .checks.later_values import answer_value
-from .checks.support import match_sources
+from .checks.support import match_sources, naming
 from .evidence import EvidenceViews
 from .later_reading import alone, only_people, restates, same_answer
 from .packing import render
@@ -66,28 +66,13 @@ def _day(m: EvidenceMessage) -> str:
     return (m.timestamp or "")[:10]
 
 
-def naming(answer: str, question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> list[int]:
-    """1-based numbers of every evidence message with a send time that names
-    ``answer``: shares a term with it beyond the question's and holds each of
-    its numbers (as answer/checks/support.py matches a source)."""
-    said = query_terms(answer) - query_terms(question)
-    numbers = {w for w in said if w.isdigit()}
-    single = {w for w in said if len(w) == 1 and not w.isascii()}
-    found = []
-    for n, m in enumerate(messages, 1):
-        words = views(m).supporting_stems | {w for w in single if w in views(m).text}
-        if m.timestamp and words & said and numbers <= words:
-            found.append(n)
-    return found
-
-
 def ended_source(question: str, answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                  same_people: Callable[[int], frozenset[int]] = alone) -> tuple[int, list[int]] | None:
     """The newest evidence message naming ``answer`` where it says a state
     ended, and the earlier day's messages of the same people that named it
     first (1-based); None where the newest does not say so or nothing before
     it named the answer."""
-    found = naming(answer, question, messages, views)
+    found = [n for n, *_ in naming(answer, question, messages, views) if messages[n - 1].timestamp]
     if len(found) < 2:
         return None
     newest = max(found, key=lambda n: messages[n - 1].timestamp or "")
