@@ -509,12 +509,16 @@ def build() -> list[dict]:
             sample("fresh-3", CHAT_3, QUESTIONS_3, NONE_3)]
 
 
-if __name__ == "__main__":
-    samples = build()
-    path = DATA / "changed-facts-fresh.json"
+def write(samples: list[dict], name: str) -> None:
+    """Write ``samples`` to ``bench/data/NAME`` and say what is in it."""
+    path = DATA / name
     path.write_text(json.dumps(samples, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     notes = [n for s in samples for n in s["changed_facts_notes"]]
     print(f"wrote {path}: {len(samples)} chats, "
           f"{sum(len(t) for s in samples for k, t in s['conversation'].items() if isinstance(t, list))} turns, "
           f"{len(notes)} questions ({sum(n['asks_past'] for n in notes)} about the past), "
           f"{sum(len(s['unanswerable']) for s in samples)} unanswerable")
+
+
+if __name__ == "__main__":
+    write(build(), "changed-facts-fresh.json")

@@ -27,14 +27,8 @@ dia ids are worked out from the labels.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from _make_changed_facts import labelled_conversation
-from _make_changed_facts_fresh import q, sample
-
-DATA = Path(__file__).resolve().parent / "data"
-
+from _make_changed_facts_fresh import q, sample, write
 
 # -- second-1: Tamsin (Norwich, then Bath) and Rohan (Belfast), university friends
 
@@ -453,11 +447,4 @@ def build() -> list[dict]:
 
 
 if __name__ == "__main__":
-    samples = build()
-    path = DATA / "changed-facts-second.json"
-    path.write_text(json.dumps(samples, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    notes = [n for s in samples for n in s["changed_facts_notes"]]
-    print(f"wrote {path}: {len(samples)} chats, "
-          f"{sum(len(t) for s in samples for k, t in s['conversation'].items() if isinstance(t, list))} turns, "
-          f"{len(notes)} questions ({sum(n['asks_past'] for n in notes)} about the past), "
-          f"{sum(len(s['unanswerable']) for s in samples)} unanswerable")
+    write(build(), "changed-facts-second.json")
