@@ -41,6 +41,7 @@ from ..search.types import EvidenceMessage
 from .checks.later_values import answer_value
 from .checks.support import match_sources, naming
 from .evidence import EvidenceViews
+from .history import sent_day
 from .later_reading import alone, only_people, restates, same_answer
 from .packing import render
 from .prompts import is_abstention
@@ -62,10 +63,6 @@ class EndedReading:
     earlier: list[int]
 
 
-def _day(m: EvidenceMessage) -> str:
-    return (m.timestamp or "")[:10]
-
-
 def ended_source(question: str, answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                  same_people: Callable[[int], frozenset[int]] = alone) -> tuple[int, list[int]] | None:
     """The newest evidence message naming ``answer`` where it says a state
@@ -78,8 +75,9 @@ def ended_source(question: str, answer: str, messages: Sequence[EvidenceMessage]
     newest = max(found, key=lambda n: messages[n - 1].timestamp or "")
     m = messages[newest - 1]
     circle = {m.conversation_id, *same_people(m.conversation_id)}
-    earlier = [n for n in found if messages[n - 1].conversation_id in circle and _day(messages[n - 1]) < _day(m)]
-    if not earlier or not (lang.of(question).ends(m.text) or lang.ends(m.text)):
+    earlier = [n for n in found
+               if messages[n - 1].conversation_id in circle and sent_day(messages[n - 1]) < sent_day(m)]
+    if not earlier or not lang.ends(m.text, question):
         return None
     return newest, earlier
 

@@ -68,6 +68,11 @@ class History(Protocol):
         ...
 
 
+def sent_day(message: EvidenceMessage) -> str:
+    """The day ``message`` was sent (``YYYY-MM-DD``; empty where it has no send time)."""
+    return (message.timestamp or "")[:10]
+
+
 def in_time_order(messages: Iterable[EvidenceMessage]) -> list[EvidenceMessage]:
     """``messages`` in the order they were written: by place where all are of
     one conversation (a session dated once has one send time), else by send time."""

@@ -55,7 +55,7 @@ import numpy as np
 
 from .. import lang
 from ..search.types import EvidenceMessage
-from .history import History, as_searched, in_time_order
+from .history import History, as_searched, in_time_order, sent_day
 from .unknown import named_as_written
 from .values import holds
 
@@ -250,7 +250,7 @@ def _same_sitting(earlier: EvidenceMessage, latest: EvidenceMessage) -> bool:
     rest of the story: "Chloe and I split up" then "It was pretty mutual")
     rather than replacing it, and both are read."""
     return (earlier.conversation_id == latest.conversation_id and bool(earlier.timestamp and latest.timestamp)
-            and (earlier.timestamp or "")[:10] == (latest.timestamp or "")[:10])
+            and sent_day(earlier) == sent_day(latest))
 
 
 def _replaces(latest: EvidenceMessage, earlier: EvidenceMessage) -> bool:

@@ -75,6 +75,7 @@ from ..search.types import EvidenceMessage
 from .checks.repeats_question import repeats_question
 from .checks.support import match_sources
 from .evidence import EvidenceViews
+from .history import sent_day
 from .later_reading import alone, only_people, same_answer
 from .packing import render
 from .prompts import is_abstention
@@ -103,10 +104,6 @@ class YesNoReading:
     ended: bool = False
 
 
-def _day(m: EvidenceMessage) -> str:
-    return (m.timestamp or "")[:10]
-
-
 def _first_naming(terms: set[str], messages: Sequence[EvidenceMessage], views: EvidenceViews,
                   same_people: Callable[[int], frozenset[int]]) -> tuple[EvidenceMessage, set[int]] | None:
     """The first of ``messages`` (by send time) naming one of ``terms``, and its circle:
@@ -131,7 +128,7 @@ def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: 
         return None
     first, circle = found
     later = [n for n, m in enumerate(messages, 1)
-             if m.conversation_id in circle and m.timestamp and _day(m) > _day(first)]
+             if m.conversation_id in circle and m.timestamp and sent_day(m) > sent_day(first)]
     if not later:
         return None
     near = closeness([messages[n - 1] for n in later])
@@ -210,14 +207,14 @@ def ended_statement(question: str, messages: Sequence[EvidenceMessage], views: E
               if m.conversation_id in circle and m.timestamp and terms & views(m).stems]
     newest = max(naming, key=lambda n: messages[n - 1].timestamp or "")
     m = messages[newest - 1]
-    if not (lang.of(question).ends(m.text) or lang.ends(m.text)):
+    if not lang.ends(m.text, question):
         return None
     before = [x for x in (*messages, *replaced) if x.timestamp and x.timestamp < (m.timestamp or "")]
     if not all(any(t in views(x).stems for x in before) for t in terms & views(m).stems):
         return None
     if m.message_id in latest:
         return newest
-    return newest if _day(m) > _day(first) and float(closeness([m])[0]) >= FLOOR else None
+    return newest if sent_day(m) > sent_day(first) and float(closeness([m])[0]) >= FLOOR else None
 
 
 def about_someone_else(question: str, answer: str, messages: Sequence[EvidenceMessage]) -> bool:

@@ -226,9 +226,10 @@ def cancelled(question: str) -> str:
     return of(question).cancelled
 
 
-def ends(text: str) -> bool:
-    """Whether ``text`` says a state ended, in its own language's words."""
-    return of(text).ends(text)
+def ends(text: str, question: str = "") -> bool:
+    """Whether ``text`` says a state ended, in its own language's words or those of
+    ``question``'s language (a German question over an English line)."""
+    return of(text).ends(text) or (bool(question) and of(question).ends(text))
 
 
 def says_no(question: str) -> str:
