@@ -177,7 +177,8 @@ class ReaderSettings:
 
 #: The answer checks there are (answer/checks), in the order they run by default.
 ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
-                 "ended_reading", "earlier_reading", "yes_no_reading", "nearest_reading", "someone_else")
+                 "ended_reading", "earlier_reading", "yes_no_reading", "nearest_reading", "someone_else",
+                 "chat_partner")
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,10 @@ class AnswerSettings:
     #: messages closest to it in meaning, and an answer one of them supports replaces it;
     #: "someone_else": an answer to a question about a person of the chat that comes only from
     #: lines another person wrote in the first person about their own life ("I need to be in
-    #: Bristol", asked where Jess's brother lives) becomes "Not in your history.".
+    #: Bristol", asked where Jess's brother lives) becomes "Not in your history.";
+    #: "chat_partner": an answer that adds to the question only the name of another speaker of the
+    #: evidence ("Rohan", asked for the name of Tamsin's landlord), where nothing that speaker writes
+    #: or is told shares a word of the question's subject, becomes "Not in your history.".
     checks: tuple[str, ...] = ANSWER_CHECKS
 
 

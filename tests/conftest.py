@@ -15,9 +15,10 @@ REPO = Path(__file__).resolve().parent.parent
 # CI lays shared/ beside the checkout; RAWRAG_SHARED points elsewhere (a worktree, say)
 SHARED = Path(os.environ.get("RAWRAG_SHARED") or REPO.parent / "shared")
 LOCOMO = SHARED / "data" / "locomo-conv-26.json"
-#: The changed-facts chats of bench/data the bundled reader's tests ask: English, and unseen English.
+#: The changed-facts chats of bench/data the bundled reader's tests ask: English, and two unseen English sets.
 ENGLISH_CHATS = REPO / "bench" / "data" / "changed-facts.json"
 UNSEEN_CHATS = REPO / "bench" / "data" / "changed-facts-fresh.json"
+SECOND_CHATS = REPO / "bench" / "data" / "changed-facts-second.json"
 
 
 @pytest.fixture(autouse=True)

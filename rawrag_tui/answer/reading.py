@@ -22,7 +22,7 @@ from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
-from . import earlier_reading, ended_reading, later_reading, nearest_reading, someone_else, yes_no_reading
+from . import chat_partner, earlier_reading, ended_reading, later_reading, nearest_reading, someone_else, yes_no_reading
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
@@ -286,6 +286,13 @@ def answer_question(
         correction = someone_else.explain(CITATION.sub("", answer).strip(), [c.n for c in citations], taken_from,
                                           question, packed.messages, views)
         reader_said, answer, citations = reader_said or answer, NOT_IN_HISTORY, []
+    elif chat_partner.NAME in active and not is_abstention(answer):
+        # Only the name of the one the asked person writes to, which nothing on the subject connects to them.
+        said_now = CITATION.sub("", answer).strip()
+        partner = chat_partner.partner_named(question, said_now, packed.messages, views)
+        if partner is not None:
+            correction = chat_partner.explain(said_now, partner)
+            reader_said, answer, citations = reader_said or answer, NOT_IN_HISTORY, []
     return Answer(
         question=question,
         answer=answer,
