@@ -39,7 +39,8 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 LANGUAGES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "de": "German",
-             "assistant": "English, ChatGPT export", "fresh": "English, unseen", "second": "English, unseen 2"}
+             "assistant": "English, ChatGPT export", "fresh": "English, unseen", "second": "English, unseen 2",
+             "third": "English, unseen 3"}
 
 
 def data_path(lang: str) -> Path:

@@ -34,8 +34,8 @@ _spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "c
 score = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(score)
 
-#: assistant: one English ChatGPT history; fresh, second: English, written without reading the answer code.
-LANGS = ("en", "zh", "ja", "de", "assistant", "fresh", "second")
+#: assistant: one English ChatGPT history; fresh, second, third: English, written without reading the answer code.
+LANGS = ("en", "zh", "ja", "de", "assistant", "fresh", "second", "third")
 KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
 CUE = {
     "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
@@ -45,12 +45,12 @@ CUE = {
     "de": re.compile(r"umgezogen|umziehen|umzug|gezogen|verschoben|verschieben|verlegt|abgesagt|absagen|"
                      r"storniert|jetzt|nicht mehr|stattdessen|gewechselt|wechsel|gekündigt|getrennt", re.IGNORECASE),
 }
-CUE["assistant"] = CUE["fresh"] = CUE["second"] = CUE["en"]
+CUE["assistant"] = CUE["fresh"] = CUE["second"] = CUE["third"] = CUE["en"]
 SETS = {lang: score.load(lang) for lang in LANGS}
 #: Turns per file; update with the sets.
-MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270, "second": 243}
+MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270, "second": 243, "third": 253}
 #: The language each set's samples are written in.
-WRITTEN_IN = {"assistant": "en", "fresh": "en", "second": "en"}
+WRITTEN_IN = {"assistant": "en", "fresh": "en", "second": "en", "third": "en"}
 
 
 def turns(sample: dict, resolved: bool = False) -> dict[str, tuple]:
@@ -90,7 +90,7 @@ def test_the_sets_are_big_enough_and_a_third_asks_about_the_past():
         assert len(mine) >= 15, lang
         assert sum(n["asks_past"] for n in mine) >= 5, lang
         unanswerable = [u for s in SETS[lang] for u in s.get("unanswerable", [])]
-        assert 2 <= len(unanswerable) <= 4, lang
+        assert 2 <= len(unanswerable) <= 6, lang
 
 
 @pytest.mark.parametrize("lang", LANGS)
