@@ -5,6 +5,8 @@ reader double; the bundled reader on a real store at the end."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -217,6 +219,33 @@ def test_a_first_answer_a_later_message_still_says_is_not_read_again():
 def test_a_second_answer_that_only_names_a_person_of_the_chat_is_not_taken():
     assert later_reading.read_later("Where does Amir live?", "Bristol", [1], AMIR, EvidenceViews(),
                                     read_by(Answers("Jess")), LEVEL) is None
+
+
+def test_a_second_answer_the_asked_person_only_asks_about_is_not_taken():
+    tamsin = [
+        msg(1, "Ten days in Bath and I've already learned which hill not to climb with shopping.",
+            "2025-07-27T19:00:00", "Tamsin"),
+        msg(2, "Look at you! Is the bakery as good as it smells?", "2025-07-27T19:02:00", "Rohan"),
+        msg(3, "Ha. Are we rebooking Krakow for spring then?", "2026-02-08T18:00:00", "Tamsin"),
+        msg(4, "Let me see what leave I get. May, maybe.", "2026-02-08T18:04:00", "Rohan"),
+    ]
+    question, views = "Which city does Tamsin live in now?", EvidenceViews()
+    # Her own question names the trip's city: she asks about it, she does not say she lives there.
+    assert later_reading.only_asked(question, "Krakow", [tamsin[2]], tamsin, views)
+    assert later_reading.read_later(question, "Bath", [1], tamsin, views, read_by(Answers("Krakow")), LEVEL) is None
+    # Said, not asked, it counts; so does a question someone else writes to her ("How's Krakow?").
+    told = dataclasses.replace(tamsin[2], text="Ha. I've rented a room in Krakow for the spring!")
+    assert not later_reading.only_asked(question, "Krakow", [told], tamsin, views)
+    asked_her = dataclasses.replace(tamsin[2], speaker="Rohan", text="How's Krakow treating you?")
+    assert not later_reading.only_asked(question, "Krakow", [asked_her], tamsin, views)
+    # A line with a question beside a statement naming it states it; Chinese asks with a full-width mark.
+    both = dataclasses.replace(tamsin[2], text="Krakow it is, I signed the lease. Are you visiting?")
+    assert not later_reading.only_asked(question, "Krakow", [both], tamsin, views)
+    li = [msg(1, "我下个月搬到杭州。", "2025-06-01T10:00:00", "李娜"),
+          msg(2, "我们春天去成都吗？", "2026-02-01T10:00:00", "李娜")]
+    assert later_reading.only_asked("李娜现在住在哪个城市？", "成都", [li[1]], li, views)
+    # Asked about the chat's Amir, Jess's "How's Glasgow in March?" is the answer (above, AMIR).
+    assert not later_reading.only_asked("Where does Amir live?", "Glasgow", [AMIR[2]], AMIR, views)
 
 
 def test_a_second_answer_from_a_line_less_about_the_question_than_the_first_source_is_not_taken():

@@ -32,7 +32,10 @@ message that changes the answer speaks of what is asked at least as much,
 where the reader's second pick among unrelated later lines does not
 (asked in Chinese which company Chen Hao works for now: his new employer,
 right, read again the province of a trip a later line cancels; LoCoMo's
-"What activities does Melanie partake in?": "Learning and growing").
+"What activities does Melanie partake in?": "Learning and growing"); and
+where not every message it is taken from is the person asked about asking
+(:func:`only_asked`: asked where Tamsin lives, the reader read again took
+"Krakow" from her "Are we rebooking Krakow for spring then?", a trip).
 Otherwise the first stands. No word of any language is read:
 terms are each language's own (lang), and which message is later is its
 send time.
@@ -49,6 +52,7 @@ Measured in docs/answers.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -163,6 +167,8 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     if not supported:
         return None
     said_by = [numbered[n - 1] for n in supported]
+    if only_asked(question, second, said_by, messages, views):
+        return None  # the person asked about asking, not saying: "Are we rebooking Krakow for spring then?"
     near = closeness([*first_sources, *said_by]) if not still else None
     if near is not None and (float(max(near[len(first_sources):]))
                              < float(max(near[: len(first_sources)])) - SAME_CLOSENESS):
@@ -170,6 +176,31 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     back = {m.message_id: later[i] for i, m in enumerate(chosen)}
     return LaterReading(second, sorted(back[m.message_id] for m in said_by), list(sources), len(later),
                         any(m.conversation_id not in cited_in for m in chosen))
+
+
+#: A sentence, up to and with what ends it (any script's full stop, exclamation or question mark).
+SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+#: What ends a question, in the scripts of the language modules.
+_ASKING = ("?", "？")
+
+
+def only_asked(question: str, answer: str, sources: Sequence[EvidenceMessage],
+               messages: Sequence[EvidenceMessage], views: EvidenceViews) -> bool:
+    """Whether every one of ``sources`` is a person ``question`` asks about
+    asking: written by one of them, and each of its sentences that names
+    ``answer`` (a term of it beyond the question's) ends in a question mark.
+    Asked where Tamsin lives, her "Are we rebooking Krakow for spring then?"
+    says nothing of where she lives; Jess's "How's Glasgow in March?",
+    asked where Amir lives, is written to him about his city, and counts."""
+    named, _ = views.named(question, messages)
+    said = query_terms(answer) - query_terms(question)
+    if not named or not said or not sources:
+        return False
+    for m in sources:
+        naming = [s.strip() for s in SENTENCE.findall(m.text) if query_terms(s) & said]
+        if m.speaker not in named or not naming or not all(s.endswith(_ASKING) for s in naming):
+            return False
+    return True
 
 
 def only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:
