@@ -59,6 +59,47 @@ def test_a_plan_the_evidence_left_out_as_superseded_is_still_the_plan_called_off
     assert check(QUESTION, "15 November", PARTY[:1], replaced=PARTY[2:]) is None  # the call-off unshown
 
 
+KRAKOW = [
+    msg(1, "Anyway. Krakow! Are we actually doing this?", "2025-03-02T20:10:00Z", "Tamsin"),
+    msg(2, "We are. Found flights for 7 November, four nights. Booked!", "2025-03-02T20:12:00Z", "Rohan"),
+    msg(3, "Tidewell won't give me leave till January, so I've had to cancel Krakow.", "2025-09-14T19:00:00Z",
+        "Rohan"),
+    msg(4, "Are we rebooking Krakow for spring then?", "2026-02-08T16:30:00Z", "Tamsin"),
+    msg(5, "Let me see what leave I get. May, maybe.", "2026-02-08T16:32:00Z", "Rohan"),
+]
+KRAKOW_Q = "When are Tamsin and Rohan going to Krakow?"
+
+
+def test_a_day_only_floated_after_the_call_off_is_no_new_plan():
+    assert check(KRAKOW_Q, "7 November", KRAKOW).message == 3
+    # Said as a plan, it is one: the trip is rebooked, not cancelled.
+    firm = [*KRAKOW[:4], msg(5, "Booked it again: 9 May, same hotel.", "2026-02-08T16:32:00Z", "Rohan")]
+    assert check(KRAKOW_Q, "7 November", firm) is None
+    # The same in German: "vielleicht" floats the day.
+    gardasee = [msg(1, "Gardasee ist gebucht, Abfahrt am 2. August!", "2025-01-19T18:45:00Z", "Lena"),
+                msg(2, "Ich muss den Gardasee leider absagen.", "2025-06-01T18:00:00Z", "Jonas"),
+                msg(3, "Vielleicht im September, mal sehen.", "2025-06-01T18:05:00Z", "Lena")]
+    assert check("Wann fahren Lena und Jonas an den Gardasee?", "2. August", gardasee).text == "Abgesagt"
+
+
+def test_a_plan_out_of_view_needs_talk_of_the_subject_before_the_call_off():
+    # The selection kept the question that led to the plan, not the plan: the call-off stands.
+    shown = [KRAKOW[0], *KRAKOW[2:]]
+    assert check(KRAKOW_Q, "2026", shown).message == 2
+    # Only the call-off, nothing on the subject before it: no plan is known to be called off.
+    assert check(KRAKOW_Q, "2026", KRAKOW[2:]) is None
+    # A call-off naming a day of its own, with no plan in view to tell a clash from a new day: left alone.
+    dated = msg(3, "I've had to cancel Krakow, let's go on 3 May instead.", "2025-09-14T19:00:00Z", "Rohan")
+    assert check(KRAKOW_Q, "7 November", [KRAKOW[0], dated]) is None
+
+
+def test_each_language_says_which_lines_only_float_a_day():
+    for text in ("May, maybe.", "Perhaps in the spring", "Vielleicht im Mai", "也许五月吧", "五月かも"):
+        assert lang.hedges(text), text
+    for text in ("We go on 9 May.", "Wir fahren am 9. Mai.", "我们五月九号出发", "5月9日に行きます"):
+        assert not lang.hedges(text), text
+
+
 LISBON = [msg(1, "Lisbon is booked btw, 17 May out, 21 May back.", "2025-03-23T20:40:00Z", "Marcus"),
           msg(2, "Work has put me on the Heineken pitch and it lands the week of 19 May. There's no way I can "
                  "be away, so I've had to cancel Lisbon.", "2025-04-28T18:05:00Z", "Marcus")]

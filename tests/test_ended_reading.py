@@ -54,6 +54,23 @@ def test_the_answers_words_are_hidden(text, answer, hidden):
     assert ended_reading.hide(text, answer) == hidden
 
 
+@pytest.mark.parametrize(("body", "read"), [
+    # The sentence saying the ending, with its neighbours: the rest of the line is other news.
+    ("I've signed up for the Bergen City Marathon in April instead of doing the … again. The full 42 km. "
+     "Eskil thinks I've lost my mind.",
+     "I've signed up for the Bergen City Marathon in April instead of doing the … again. The full 42 km."),
+    ("Bei mir auch was: Ich hab bei … gekündigt. Ab Mai bin ich bei Klimawerk. Die Kantine ist super. "
+     "Und du?", "Bei mir auch was: Ich hab bei … gekündigt. Ab Mai bin ich bei Klimawerk."),
+    # The ending said in another sentence than the answer's, or no sentence of it says one: all of it.
+    ("I've switched to Brighton. Got a season ticket. … broke my heart one too many times.",
+     "I've switched to Brighton. Got a season ticket. … broke my heart one too many times."),
+    ("Ha. … is a menace. He knocked my coffee over. Twice!", "Ha. … is a menace. He knocked my coffee over. Twice!"),
+    ("今天是我在字节跳动的第一天。我从…辞职了。下周见！你呢？", "今天是我在字节跳动的第一天。 我从…辞职了。 下周见！"),
+])
+def test_the_sentence_saying_the_ending_is_read_with_its_neighbours(body, read):
+    assert ended_reading.around_ending(body, "Which race is Solveig training for now?") == read
+
+
 def test_the_line_is_read_again_alone_with_the_answer_hidden():
     reader = Answers("Brighton")
     found = ended_reading.read_ended(QUESTION, "Chelsea", DANIEL, EvidenceViews(), read_by(reader))

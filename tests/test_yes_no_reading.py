@@ -207,6 +207,12 @@ SAM = [
     ("任天堂辞めてソニーに転職することにした", True),
     ("あかりと別れた", True),
     ("ソニーで働いてる", False),
+    # A thing done instead of another: the other is no longer the state.
+    ("I'm doing the Bergen City Marathon instead of the mountain race.", True),
+    ("Ich trinke jetzt Tee statt Kaffee.", True),
+    ("Die Hochzeit findet im Mai statt.", False),
+    ("我现在喝茶而不是咖啡", True),
+    ("コーヒーの代わりに緑茶を飲んでる", True),
 ])
 def test_each_language_says_which_lines_say_a_state_ended(text, ended):
     assert lang.ends(text) is ended

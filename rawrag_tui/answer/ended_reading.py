@@ -16,10 +16,14 @@ ended, in its own language's words or the question's (``lang.ends``: "switched",
 "gekündigt", 辞めて), and an earlier day's message of the same people already
 named it (so it is the old state the line ends, not the new one it
 introduces), the reader reads that line again alone with the answer's words
-hidden ("… broke my heart"). The second answer replaces the first where it
-is an answer (not empty, not "not in your history", not only a chat member's
-name, no restatement of the question), shares none of the first answer's
-terms, and is said by that line. The language module's words for an ending
+hidden ("… broke my heart"); where the sentence the answer was hidden in
+itself says the ending, only it and the sentence either side of it
+(:func:`around_ending`: "... instead of doing the … again. The full 42 km."
+without the "Eskil thinks I've lost my mind." after it, which gave "Eskil").
+The second answer replaces the first where it is an answer (not empty, not
+"not in your history", not only a chat member's name, no restatement of the
+question), shares none of the first answer's terms, and is said by that
+line. The language module's words for an ending
 are all this step reads of a language; which message is newest is its send
 time. Not for the past, a "when" question or an answer that is a date,
 number, address or amount (the checks own those), nor for a yes-or-no
@@ -42,7 +46,7 @@ from .checks.later_values import answer_value
 from .checks.support import match_sources, naming
 from .evidence import EvidenceViews
 from .history import sent_day
-from .later_reading import alone, only_people, restates, same_answer
+from .later_reading import SENTENCE, alone, only_people, restates, same_answer
 from .packing import render
 from .prompts import is_abstention
 
@@ -104,6 +108,23 @@ def _trimmed(answer: str) -> str:
     return "".join(chars).strip()
 
 
+def around_ending(body: str, question: str) -> str:
+    """Of ``body`` (a line with the answer hidden), the sentence the answer was
+    hidden in and the one either side of it, where that sentence itself says
+    the ending; else all of it. The rest of a long line is other news: "I've
+    signed up for the Bergen City Marathon in April instead of doing the …
+    again. The full 42 km. Eskil thinks I've lost my mind." gave "Eskil". The
+    new state may be the sentence before or after ("Ich hab bei … gekündigt.
+    Ab Mai bin ich bei Klimawerk"; "I'm a data engineer at Corrib Labs now ...
+    I left … in January.")."""
+    sentences = [s.strip() for s in SENTENCE.findall(body) if s.strip()]
+    ending = [i for i, s in enumerate(sentences) if HIDDEN in s and lang.ends(s, question)]
+    if len(ending) != 1:
+        return body
+    i = ending[0]
+    return " ".join(sentences[max(i - 1, 0): i + 2])
+
+
 def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                read: Callable[[str], str], latest: frozenset[int] | set[int] = frozenset(),
                same_people: Callable[[int], frozenset[int]] = alone) -> EndedReading | None:
@@ -121,7 +142,7 @@ def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], v
     body = hide(views(m).body, first)
     if body is None:
         return None
-    text, _ = render([m], {m.message_id: body}, latest)
+    text, _ = render([m], {m.message_id: around_ending(body, question)}, latest)
     second = read(text).strip()
     if (not second or HIDDEN in second or is_abstention(second) or same_answer(second, first)
             or query_terms(second) & query_terms(first) or restates(question, second, first)

@@ -38,7 +38,7 @@ from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 
 __all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
            "asks_about_past", "asks_when", "asks_yes_no", "calls_off", "cancelled", "dates_in", "days_written",
-           "denies", "detect", "ends", "get",
+           "denies", "detect", "ends", "get", "hedges",
            "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
            "says_no", "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 
@@ -212,6 +212,11 @@ def kinds_asked(question: str) -> frozenset[str]:
 def calls_off(text: str) -> bool:
     """Whether ``text`` calls a plan off, in its own language's words."""
     return of(text).calls_off(text)
+
+
+def hedges(text: str) -> bool:
+    """Whether ``text`` only floats what it says ("May, maybe."), in its own language's words."""
+    return of(text).hedges(text)
 
 
 def speaks_of_self(text: str) -> bool:

@@ -221,6 +221,9 @@ class Language:
     #: A message saying a state ended: a job left, a couple split up, a place moved out of,
     #: a habit given up ("I left Aer Lingus in January", "Sofia and I split up", "kein Zalando mehr").
     end_pattern: re.Pattern[str] | None = None
+    #: A message that only floats a plan, hedged ("May, maybe.", "vielleicht im Mai", "也许五月",
+    #: "五月かも"): a day it names is no new plan of a called-off one.
+    hedge_pattern: re.Pattern[str] | None = None
     #: How an answer says a plan was called off, in this language (empty: none is said).
     cancelled = ""
     #: How an answer says no to a yes-or-no question, in this language (empty: none is said).
@@ -283,6 +286,10 @@ class Language:
     def calls_off(self, text: str) -> bool:
         """Whether ``text`` calls a plan off, in this language's words."""
         return self._says(self.cancel_pattern, text)
+
+    def hedges(self, text: str) -> bool:
+        """Whether ``text`` only floats what it says, in this language's words ("maybe")."""
+        return self._says(self.hedge_pattern, text)
 
     def ends(self, text: str) -> bool:
         """Whether ``text`` says a state ended, in this language's words."""

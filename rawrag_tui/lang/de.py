@@ -172,10 +172,14 @@ class German(Language):
     continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})
     negation_pattern = re.compile(r"\b(?:nein|nicht|kein\w*|nie)\b", re.IGNORECASE)
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
-    #: A state that ended ("Ich hab bei Siemens gekündigt", "kein Zalando mehr", "wir haben uns getrennt").
+    hedge_pattern = re.compile(r"\b(?:vielleicht|eventuell|evtl|möglicherweise|mal sehen|mal schauen)\b",
+                               re.IGNORECASE)
+    #: A state that ended ("Ich hab bei Siemens gekündigt", "kein Zalando mehr", "wir haben uns getrennt"),
+    #: or a thing done instead of another ("Tee statt Kaffee"; not the "statt" of "findet ... statt.").
     end_pattern = re.compile(r"\b(?:gekündigt|kündig\w*|getrennt|trenn\w*|schluss gemacht|verlassen|"
                              r"aufgehört|hör\w* (?:\w+ ){0,3}auf|nicht mehr|kein\w* (?:\w+ ){0,2}mehr|"
-                             r"ausgezogen|weggezogen|gewechselt|geschieden|entlassen)\b", re.IGNORECASE)
+                             r"ausgezogen|weggezogen|gewechselt|geschieden|entlassen|"
+                             r"(?:an)?statt\b(?!\s*(?:[.,!?;:]|$)))\b", re.IGNORECASE)
     no = "Nein"
     self_pattern = re.compile(r"\b(?:ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)\b", re.IGNORECASE)
     addressee_pattern = re.compile(r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|deines|euch|euer|eure\w*)\b",

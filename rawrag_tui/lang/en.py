@@ -324,11 +324,12 @@ _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:i
 
 
 #: A state that ended: a job quit or left, a couple split, a place moved out of, a habit
-#: given up, a team switched from ("I left Aer Lingus", "the engagement is off").
+#: given up, a team switched from ("I left Aer Lingus", "the engagement is off"), a thing done
+#: instead of another ("the Bergen City Marathon in April instead of doing the mountain race again").
 _END = re.compile(r"\b(?:quit(?:s|ting)?|left|leav(?:e|es|ing)|resign(?:s|ed|ing)?|split(?:s|ting)?|"
                   r"broke(?:n)? up|break(?:s|ing)? up|divorc(?:e|ed|ing)|dumped|fired|sacked|laid off|"
                   r"no longer|any ?more|mov(?:ed|ing) (?:out|away)|switch(?:ed|ing)|gave up|given up|"
-                  r"(?:is|was|it's|are) off)\b", re.IGNORECASE)
+                  r"(?:is|was|it's|are) off|instead of)\b", re.IGNORECASE)
 
 
 #: The writer of their own life: "I" (a capital, as written: "I'm", "I've"), "me", "my".
@@ -352,6 +353,8 @@ class English(Language):
     continuation = frozenset({"still", "anymore", "longer", "currently", "now"})
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
+    hedge_pattern = re.compile(r"\b(?:maybe|perhaps|possibly|might|not sure|who knows|fingers crossed)\b",
+                               re.IGNORECASE)
     end_pattern = _END
     no = "No"
     kind_patterns = _KINDS

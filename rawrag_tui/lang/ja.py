@@ -55,8 +55,11 @@ class Japanese(CjkLanguage):
     continuation = frozenset({"まだ", "今も", "今", "現在"})
     negation_pattern = re.compile(r"いいえ|いや|ない|ません|違")
     cancel_pattern, cancelled = _CANCEL, "中止"
-    #: A state that ended ("任天堂辞めて", "あかりと別れた", "大阪離れる", "もう飲んでない").
-    end_pattern = re.compile(r"辞め|退職|転職|別れ|離婚|引っ越|離れ|やめ|止め|卒業|もう.{0,8}(?:ない|ません)")
+    hedge_pattern = re.compile(r"かも|たぶん|多分|もしかしたら|未定")
+    #: A state that ended ("任天堂辞めて", "あかりと別れた", "大阪離れる", "もう飲んでない"), or a thing done
+    #: instead of another ("代わりに", "じゃなくて").
+    end_pattern = re.compile(r"辞め|退職|転職|別れ|離婚|引っ越|離れ|やめ|止め|卒業|もう.{0,8}(?:ない|ません)|"
+                             r"代わりに|じゃなくて|ではなく")
     no = "いいえ"
     self_pattern = re.compile(r"私(?!たち|達)|僕(?!ら|たち)|俺(?!ら|たち)|あたし|わたし")
     addressee_pattern = re.compile(r"あなた|君|きみ|お前|おまえ")

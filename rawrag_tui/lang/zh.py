@@ -60,8 +60,11 @@ class Chinese(CjkLanguage):
     continuation = frozenset({"还", "仍", "依然", "现在", "目前"})
     negation_pattern = re.compile(r"[不没沒]")
     cancel_pattern, cancelled = _CANCEL, "取消了"
-    #: A state that ended ("辞职了", "我们分手了", "成都的房子我已经退了", "不再").
-    end_pattern = re.compile(r"辞职|辞掉|离职|不干了|跳槽|分手|离婚|分开了|搬走|搬离|搬出|退了|退租|不再|戒了|不.了")
+    hedge_pattern = re.compile(r"也许|或许|说不定|可能|看情况|再说吧")
+    #: A state that ended ("辞职了", "我们分手了", "成都的房子我已经退了", "不再"), or a thing done instead
+    #: of another ("而不是", "代替").
+    end_pattern = re.compile(r"辞职|辞掉|离职|不干了|跳槽|分手|离婚|分开了|搬走|搬离|搬出|退了|退租|不再|戒了|不.了|"
+                             r"而不是|代替")
     no = "不是"
     self_pattern, addressee_pattern = re.compile(r"我(?!们|們)"), re.compile(r"[你您]")
     kind_patterns = _KINDS

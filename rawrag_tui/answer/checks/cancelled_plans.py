@@ -15,12 +15,18 @@ date for an unstated answer. So, before it:
   the plan);
 - the latest message on the subject in that conversation that plans a date
   or calls a plan off (talk about it after settles nothing: "Don't even
-  think about the party") calls it off in its own language's words
+  think about the party"; nor does a day only floated, hedged in its
+  language's words, ``Language.hedge_pattern``: "Let me see what leave I
+  get. May, maybe.", "Maybe we finally do the Pyrenees the week after")
+  calls it off in its own language's words
   (``Language.cancel_pattern``: "called off", "absagen", "取消", "中止"; only
   the language modules hold them) and plans no new day: none outside the
   days the earlier plans span ("the pitch lands the week of 19 May, so I've
   had to cancel Lisbon", booked for 17 to 21 May, names the clash, not a
-  new date);
+  new date); where the evidence holds no earlier plan (the selection kept
+  only the question that led to it: "Krakow! Are we actually doing this?"),
+  a message on the subject before it is enough, and the call-off must plan
+  no day at all;
 
 then the answer is that it was called off, in the question's language
 (``Language.cancelled``: "Cancelled", "中止"), cited to that message, with the
@@ -70,14 +76,25 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     for group in on_subject.values():
         # What settles a plan: a message planning a date, or one calling it off; talk about
         # it after ("Don't even think about the party") settles nothing.
-        settling = sorted((s for s in group if views(s[2]).planned_dates or lang.calls_off(s[2].text)),
+        # A day only floated ("Let me see what leave I get. May, maybe.") is no new plan.
+        settling = sorted((s for s in group if (views(s[2]).planned_dates and not lang.hedges(s[2].text))
+                           or lang.calls_off(s[2].text)),
                           key=lambda s: (s[0], s[2].seq))
-        if len(settling) < 2:
+        if not settling:
             continue
         (sent, n, last), before = settling[-1], settling[:-1]
         planned = [day for _, _, m in before for day in views(m).planned_days]
-        if n and planned and lang.calls_off(last.text) and not _new_plan(views(last).planned_days, planned):
-            found.append((sent, n))
+        if not n or not lang.calls_off(last.text):
+            continue
+        # Where no plan before it is in view, the subject must have been talked of before it (the
+        # selection may keep only the question that led to the plan, "Krakow! Are we actually doing
+        # this?"), and it must plan no day itself.
+        if planned:
+            if _new_plan(views(last).planned_days, planned):
+                continue
+        elif views(last).planned_days or not any(at < sent for at, _, _ in group):
+            continue
+        found.append((sent, n))
     if not found:
         return None
     return Correction(max(found)[1], answer)
