@@ -353,8 +353,7 @@ class English(Language):
     continuation = frozenset({"still", "anymore", "longer", "currently", "now"})
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
-    hedge_pattern = re.compile(r"\b(?:maybe|perhaps|possibly|might|not sure|who knows|fingers crossed)\b",
-                               re.IGNORECASE)
+    hedge_pattern = re.compile(r"\b(?:maybe|perhaps|possibly|might|not sure)\b", re.IGNORECASE)
     end_pattern = _END
     no = "No"
     kind_patterns = _KINDS
