@@ -52,6 +52,17 @@ def test_a_line_of_theirs_on_the_subject_keeps_it():
         == "Rohan"
 
 
+def test_the_words_asking_for_a_name_are_no_subject():
+    # "called" asks for a name: Rohan's "Call me when you're back" says nothing of a husband.
+    called = [*CHAT, msg(5, "Call me when you're back from Bath!", "2025-12-01T09:00:00", "Rohan")]
+    assert partner("What is Tamsin's husband called?", "Rohan", called) == "Rohan"
+    assert partner("What is the name of Tamsin's husband?", "Rohan",
+                   [*CHAT, msg(5, "Name the day and I'm there.", "2025-12-01T09:00:00", "Rohan")]) == "Rohan"
+    assert partner("Wie heißt Tamsins Mann?", "Rohan",
+                   [*CHAT, msg(5, "Ich heiße Rohan, falls du es vergessen hast.", "2025-12-01T09:00:00",
+                               "Rohan")]) == "Rohan"
+
+
 def test_cjk_names_and_subjects():
     chat = [msg(1, "我搬到杭州了，新公司挺好。", "2025-06-01T10:00:00", "李娜"),
             msg(2, "恭喜！杭州的房子找好了吗？", "2025-06-01T10:02:00", "陈浩")]

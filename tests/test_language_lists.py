@@ -61,6 +61,7 @@ _SENTENCE = re.compile(r"[A-Z]|[.,;:!?\"]")
 SHOWN = {
     ("answer/packing.py", "unknown date"),  # what an evidence line says in place of a missing date
     ("answer/reading.py", "other"),  # the backend name of a reader that names none
+    ("answer/reading.py", "name"),  # an attribute read with getattr (a reader's name)
 }
 
 

@@ -16,8 +16,9 @@ evidence (most often the one the asked person writes to; the 1.5B named the
 speaker of another chat of the store for Kofi's sister), the answer is "not
 in your history" unless some evidence message that this speaker writes, or
 that names them, shares a word of the question's subject (its content
-terms, the people's names aside: the language module's terms, CJK
-character pairs). "Who did Anna go to Paris with?" answered "Tom" stands
+terms, the people's names and the words asking what someone is called
+aside, ``Language.name_words``: "called", "heißt", 名字, 名前; the
+language module's terms, CJK character pairs). "Who did Anna go to Paris with?" answered "Tom" stands
 where Tom writes "Paris with you was magical"; "Tamsin's landlord"
 answered "Rohan" does not, since nothing Rohan writes or is told speaks of
 a landlord. A yes-or-no question is left alone, and so
@@ -65,7 +66,7 @@ def partner_named(question: str, answer: str, evidence: Sequence[EvidenceMessage
     # Less their names, nothing but the question's words (terms; in CJK, its character pairs).
     if not partners or not query_terms(rest) <= query_terms(question):
         return None
-    subject = views.subject(question, evidence)
+    subject = views.subject(question, evidence, lang.name_words(question))
     if not subject:
         return None
     names = set().union(*(others[p] for p in partners))

@@ -125,6 +125,11 @@ def when_words(question: str) -> frozenset[str]:
     return of(question).when_words
 
 
+def name_words(question: str) -> frozenset[str]:
+    """The stems of ``question``'s language's words asking what someone is called (no subject)."""
+    return of(question).name_words
+
+
 def value_words(question: str) -> frozenset[str]:
     """The stems of ``question``'s language's words asking for a value (they name no subject)."""
     return of(question).value_words

@@ -139,6 +139,9 @@ class Language:
     when_words: frozenset[str] = frozenset()
     #: Stems of question words that ask for a value (a time, a number) and name no subject.
     value_words: frozenset[str] = frozenset()
+    #: Stems of question words that ask what someone or something is called ("name", "called",
+    #: "heißt", "名字", "名前"): they name no subject either.
+    name_words: frozenset[str] = frozenset()
 
     def stem(self, word: str) -> str:
         """A word's matching form: its first five characters (``word`` is lower case)."""

@@ -167,6 +167,7 @@ class German(Language):
     stopwords = STOPWORDS
     when_words = _words("wann datum tag uhr")
     value_words = _words("was welche welcher welches wie viel viele nummer zeit uhrzeit")
+    name_words = _words("heißt heißen name namen genannt")
     when_pattern, now_pattern, earlier_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _MONEY
     yes_no_pattern = _YES_NO
     continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})

@@ -348,6 +348,7 @@ class English(Language):
     stopwords = STOPWORDS
     when_words = _stems("when date day happen happened happening take place")
     value_words = _stems("what which how much many number time")
+    name_words = _stems("name named called call")
     when_pattern, now_pattern, earlier_pattern, past_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _PAST, _MONEY
     yes_no_pattern = _YES_NO
     continuation = frozenset({"still", "anymore", "longer", "currently", "now"})

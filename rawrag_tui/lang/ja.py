@@ -49,6 +49,7 @@ class Japanese(CjkLanguage):
     code = "ja"
     when_words = grams("いつ", "何日", "日にち", "日付", "時間")
     value_words = grams("何時", "いくら", "番号", "何")
+    name_words = grams("名前", "呼ばれ", "何という")
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
     yes_no_pattern = _YES_NO

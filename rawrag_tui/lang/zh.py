@@ -54,6 +54,7 @@ class Chinese(CjkLanguage):
     code = "zh"
     when_words = grams("什么时候", "哪天", "哪一天", "几号", "日期", "时间")
     value_words = grams("什么", "多少", "几点", "号码")
+    name_words = grams("名字", "叫什么", "称呼")
 
     date_pattern, when_pattern, now_pattern, earlier_pattern = _DATE, _WHEN, _NOW, _PAST
     yes_no_pattern = _YES_NO
