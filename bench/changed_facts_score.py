@@ -40,7 +40,7 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent / "data"
 LANGUAGES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "de": "German",
              "assistant": "English, ChatGPT export", "fresh": "English, unseen", "second": "English, unseen 2",
-             "third": "English, unseen 3"}
+             "third": "English, unseen 3", "zh2": "Chinese, unseen", "ja2": "Japanese, unseen"}
 
 
 def data_path(lang: str) -> Path:

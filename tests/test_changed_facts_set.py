@@ -34,8 +34,9 @@ _spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "c
 score = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(score)
 
-#: assistant: one English ChatGPT history; fresh, second, third: English, written without reading the answer code.
-LANGS = ("en", "zh", "ja", "de", "assistant", "fresh", "second", "third")
+#: assistant: one English ChatGPT history; fresh, second, third: English, and zh2, ja2: Chinese and Japanese,
+#: written without reading the answer code.
+LANGS = ("en", "zh", "ja", "de", "assistant", "fresh", "second", "third", "zh2", "ja2")
 KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
 CUE = {
     "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
@@ -46,11 +47,13 @@ CUE = {
                      r"storniert|jetzt|nicht mehr|stattdessen|gewechselt|wechsel|gekündigt|getrennt", re.IGNORECASE),
 }
 CUE["assistant"] = CUE["fresh"] = CUE["second"] = CUE["third"] = CUE["en"]
+CUE["zh2"], CUE["ja2"] = CUE["zh"], CUE["ja"]
 SETS = {lang: score.load(lang) for lang in LANGS}
 #: Turns per file; update with the sets.
-MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270, "second": 243, "third": 253}
+MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270, "second": 243, "third": 253,
+            "zh2": 132, "ja2": 116}
 #: The language each set's samples are written in.
-WRITTEN_IN = {"assistant": "en", "fresh": "en", "second": "en", "third": "en"}
+WRITTEN_IN = {"assistant": "en", "fresh": "en", "second": "en", "third": "en", "zh2": "zh", "ja2": "ja"}
 
 
 def turns(sample: dict, resolved: bool = False) -> dict[str, tuple]:
