@@ -38,35 +38,8 @@ counted from its session's date.
 
 from __future__ import annotations
 
-from _make_changed_facts import CUE, labelled_conversation
-from _make_changed_facts_fresh import q, write
-
-
-def sample(lang: str, sample_id: str, chat: tuple, questions: list[dict], unanswerable: list[dict]) -> dict:
-    """A LoCoMo sample with its notes; ``lang`` picks the change words for ``cue``."""
-    conv, where, said = chat
-    qa, notes = [], []
-    for index, item in enumerate(questions):
-        latest = [where[x] for x in item["latest_at"]]
-        stale = [where[x] for x in item["stale_at"]]
-        middle = [where[x] for x in item["intermediate_at"]]
-        evidence = stale + middle + latest if item["past"] else latest
-        category = item["category"] or (2 if item["kind"] in ("date moved twice", "cancelled") else 4)
-        qa.append({"question": item["question"], "answer": item["answer"], "evidence": evidence,
-                   "category": category})
-        note = {"q": index, "kind": item["kind"], "asks_past": item["past"],
-                "cue": any(CUE[lang].search(said[d]) for d in latest),
-                "latest": item["latest"], "latest_evidence": latest,
-                "stale": item["stale"], "stale_evidence": stale}
-        if item["intermediate"]:
-            note["intermediate"] = item["intermediate"]
-            note["intermediate_evidence"] = middle
-        if item["also"]:
-            note["also"] = item["also"]
-        notes.append(note)
-    return {"sample_id": sample_id, "conversation": conv, "qa": qa, "changed_facts_notes": notes,
-            "language": lang, "unanswerable": unanswerable}
-
+from _make_changed_facts import labelled_conversation
+from _make_changed_facts_fresh import q, sample, write
 
 # -- zh2-1: 许悦 (南宁, then 长沙) and 邓凯 (珠海), university friends --------
 
@@ -481,8 +454,8 @@ JA_2_NONE = [{"question": "悠真の血液型は何型ですか？", "absent": "
 
 def build() -> dict[str, list[dict]]:
     return {
-        "zh2": [sample("zh", "cf-zh2-1", ZH_1, ZH_1_Q, ZH_1_NONE), sample("zh", "cf-zh2-2", ZH_2, ZH_2_Q, ZH_2_NONE)],
-        "ja2": [sample("ja", "cf-ja2-1", JA_1, JA_1_Q, JA_1_NONE), sample("ja", "cf-ja2-2", JA_2, JA_2_Q, JA_2_NONE)],
+        "zh2": [sample("cf-zh2-1", ZH_1, ZH_1_Q, ZH_1_NONE, "zh"), sample("cf-zh2-2", ZH_2, ZH_2_Q, ZH_2_NONE, "zh")],
+        "ja2": [sample("cf-ja2-1", JA_1, JA_1_Q, JA_1_NONE, "ja"), sample("cf-ja2-2", JA_2, JA_2_Q, JA_2_NONE, "ja")],
     }
 
 

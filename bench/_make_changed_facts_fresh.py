@@ -33,9 +33,6 @@ from _make_changed_facts import labelled_conversation
 
 DATA = Path(__file__).resolve().parent / "data"
 
-#: Change words, as tests/test_changed_facts_set.py checks them for English.
-CUE = CUE_BY_LANGUAGE["en"]
-
 
 def q(question: str, answer: str, kind: str, latest: str, latest_at: list[str], stale: str, stale_at: list[str],
       *, past: bool = False, category: int | None = None, intermediate: str | None = None,
@@ -45,7 +42,9 @@ def q(question: str, answer: str, kind: str, latest: str, latest_at: list[str], 
             "intermediate": intermediate, "intermediate_at": intermediate_at or [], "also": also}
 
 
-def sample(sample_id: str, chat: tuple, questions: list[dict], unanswerable: list[dict]) -> dict:
+def sample(sample_id: str, chat: tuple, questions: list[dict], unanswerable: list[dict],
+           language: str = "en") -> dict:
+    """A LoCoMo sample with its notes; ``language`` picks the change words for ``cue``."""
     conv, where, said = chat
     qa, notes = [], []
     for index, item in enumerate(questions):
@@ -57,7 +56,7 @@ def sample(sample_id: str, chat: tuple, questions: list[dict], unanswerable: lis
         qa.append({"question": item["question"], "answer": item["answer"], "evidence": evidence,
                    "category": category})
         note = {"q": index, "kind": item["kind"], "asks_past": item["past"],
-                "cue": any(CUE.search(said[d]) for d in latest),
+                "cue": any(CUE_BY_LANGUAGE[language].search(said[d]) for d in latest),
                 "latest": item["latest"], "latest_evidence": latest,
                 "stale": item["stale"], "stale_evidence": stale}
         if item["intermediate"]:
@@ -67,7 +66,7 @@ def sample(sample_id: str, chat: tuple, questions: list[dict], unanswerable: lis
             note["also"] = item["also"]
         notes.append(note)
     return {"sample_id": sample_id, "conversation": conv, "qa": qa, "changed_facts_notes": notes,
-            "language": "en", "unanswerable": unanswerable}
+            "language": language, "unanswerable": unanswerable}
 
 
 # -- fresh-1: Beatriz (Porto, then Braga) and Callum (Cardiff), friends --------
