@@ -28,6 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from changed_facts_score import LANGUAGES, questions, verdict  # noqa: E402
 
+from rawrag_tui.settings import ANSWER_CHECKS  # noqa: E402
+
 #: Words of each check's note (answer/checks/*.py ``explain``) that name it.
 NOTE_OF = {
     "cancelled_plans": ("calls it off",),
@@ -38,9 +40,13 @@ NOTE_OF = {
     "repeats_question": ("which only repeats the question",),
     "earlier_reading": ("which the question names; read again", "a later message on its subject, first names"),
     "yes_no_reading": ("read again from the latest message on this",),
+    "ended_reading": ("says that ended: read again without it",),
+    "someone_else": ("writes in the first person, of their own life",),
+    "chat_partner": ("only the name of",),
     "later_reading": ("read again from the",),
 }
-SETS = [("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading",
+SETS = [ANSWER_CHECKS,
+        ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading",
          "yes_no_reading", "nearest_reading"),
         ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading", "earlier_reading",
          "yes_no_reading"),
