@@ -115,6 +115,29 @@ def test_a_date_only_an_earlier_message_on_the_subject_states_gives_way_to_the_l
                        TRIP, earlier=True) is None
 
 
+TEST = [
+    msg(1, "I've finally booked my driving test! 12 May, ten in the morning.", "2025-01-19T19:40:00Z", "Tamsin"),
+    msg(2, "The test centre emailed. Examiner shortage, so I've been pushed back to 30 June.",
+        "2025-03-02T20:05:00Z", "Tamsin"),
+    msg(3, "You will not believe this. The examiner's off sick and the centre's given me another slot: 8 August.",
+        "2025-06-15T18:00:00Z", "Tamsin"),
+    msg(4, "Van's booked for the 12th of July. Keziah is lending me her dad.", "2025-06-15T18:10:00Z", "Tamsin"),
+]
+
+
+def test_a_plan_moved_again_in_words_of_its_own_is_on_the_subject():
+    # [3] names neither the test nor driving, but the examiner and the centre of [2]: the latest plan.
+    moved = second_pass("When did Tamsin take her driving test?", "30 June", TEST)
+    assert moved is not None and (moved.message, moved.text) == (3, "8 August 2025")
+    # The van shares one word with a plan on the subject ("booked"): another event.
+    assert second_pass("When did Tamsin take her driving test?", "30 June", [*TEST[:2], TEST[3]]) is None
+    # The same in Chinese: 诊所 and 周五 carry the dentist's appointment to 下周二.
+    dentist = [msg(1, "牙医诊所刚打电话来，说医生出差，预约改到这周五下午了", "2025-03-17T20:30:00Z", "张伟"),
+               msg(2, "周五又没看成，诊所停电了😂 重新约到了下周二", "2025-03-24T22:05:00Z", "张伟")]
+    moved = second_pass("张伟的牙医预约是哪天？", "2025年3月21日", dentist)
+    assert moved is not None and moved.message == 2 and "4月1日" in moved.text
+
+
 def test_a_date_told_as_past_is_one_time_something_happened_not_a_plan_to_move():
     # LoCoMo's support group: gone to "yesterday", gone to again "last week", weeks later.
     went = [msg(1, "I went to a LGBTQ support group yesterday and it was so powerful.", "2023-05-08T13:56:00Z",

@@ -13,8 +13,11 @@ that needs no model:
   (rawrag_tui/lang: "When ...", "いつ", "什么时候"; "3 May", "3月21日");
 - a "when" answer that no message states is replaced by the date stated in
   the **latest** message that shares a subject word with the question (or
-  replies to one, stating a later date than they do): the latest statement
-  wins, as it does in evidence selection;
+  replies to one, stating a later date than they do, or plans a date in
+  two words of an earlier plan on the subject, :func:`_carried_on`: "the
+  centre's given me another slot: 8 August" after "The test centre emailed.
+  Examiner shortage, so I've been pushed back to 30 June"): the latest
+  statement wins, as it does in evidence selection;
 - once the chat says a planned day came ("The op went fine on the 19th", after
   "19 June, 8am"), with no plan after it, the dates stated on the subject later
   are other events ("Ran 5k yesterday for the first time since the op"): the
@@ -114,18 +117,54 @@ def _subject_dates(question: str, messages: Sequence[EvidenceMessage],
     if not subject:
         return []
     worded = {(m.conversation_id, m.seq) for m in messages if subject & views(m).stems}
+    on_it = worded | _carried_on(messages, worded, subject, views)  # one step: no reply to these
     stated: list[tuple[str, int, Sequence[str]]] = sorted(
         ((m.timestamp, n, views(m).stated_dates) for n, m in enumerate(messages, 1)
-         if m.timestamp and (m.conversation_id, m.seq) in worded and views(m).stated_dates),
+         if m.timestamp and (m.conversation_id, m.seq) in on_it and views(m).stated_dates),
         key=lambda s: s[0])
     for n, m in enumerate(messages, 1):
         dates = views(m).stated_dates
-        if (m.timestamp and dates and (m.conversation_id, m.seq) not in worded
+        if (m.timestamp and dates and (m.conversation_id, m.seq) not in on_it
                 and (m.conversation_id, m.seq - 1) in worded
                 and (not stated or (m.timestamp > stated[-1][0]
                                     and (same_dates or dates[-1] != stated[-1][2][-1])))):
             stated.append((m.timestamp, n, dates))
     return stated
+
+
+#: How many terms (beyond the question's) a message planning a date must share with an earlier
+#: one on the question's subject, planning one in the same conversation, to be on it too.
+CARRIED_TERMS = 2
+
+
+def _carried_on(messages: Sequence[EvidenceMessage], worded: set[tuple[int, int]], subject: set[str],
+                views: EvidenceViews) -> set[tuple[int, int]]:
+    """(conversation, seq) of the messages that plan a date and share
+    :data:`CARRIED_TERMS` content terms, the question's aside, with an earlier
+    message of their conversation that is on the subject (``worded``) and plans
+    one: the plan moved again in words of its own. "The examiner's off sick and
+    the centre's given me another slot: 8 August" names neither the test nor
+    driving, but the examiner and the centre of "The test centre emailed.
+    Examiner shortage, so I've been pushed back to 30 June". One step only: what
+    such a message names brings no more. One shared term was not enough ("Van's
+    booked for the 12th of July" took the test's place)."""
+    def words(m: EvidenceMessage) -> set[str]:
+        # The dates are what moved, not what the plan is about ("3 May works" after "move the trip to
+        # Saturday 3 May?"; "Van's booked for the 12th of July" after "booked my driving test! 12 May").
+        dated = set().union(*(lang.query_terms(d) for d in views(m).stated_dates))
+        return {t for t in lang.query_terms(m.text) - dated - subject if not t.isdigit()}
+
+    planners = [m for m in messages if (m.conversation_id, m.seq) in worded and m.timestamp
+                and views(m).planned_dates]
+    carried: set[tuple[int, int]] = set()
+    for m in messages:
+        if (m.conversation_id, m.seq) in worded or not m.timestamp or not views(m).planned_dates:
+            continue
+        terms = words(m)
+        if any(p.conversation_id == m.conversation_id and (p.timestamp or "") < m.timestamp
+               and len(terms & words(p)) >= CARRIED_TERMS for p in planners):
+            carried.add((m.conversation_id, m.seq))
+    return carried
 
 
 def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
