@@ -129,8 +129,11 @@ def test_a_plan_moved_again_in_words_of_its_own_is_on_the_subject():
     # [3] names neither the test nor driving, but the examiner and the centre of [2]: the latest plan.
     moved = second_pass("When did Tamsin take her driving test?", "30 June", TEST)
     assert moved is not None and (moved.message, moved.text) == (3, "8 August 2025")
-    # The van shares one word with a plan on the subject ("booked"): another event.
+    # The van shares one word with a plan on the subject ("booked"): another event. So does a line
+    # sharing "booked" and the "ve" of "I've".
     assert second_pass("When did Tamsin take her driving test?", "30 June", [*TEST[:2], TEST[3]]) is None
+    van = msg(4, "I've booked the van for 12 July.", "2025-06-15T18:10:00Z", "Tamsin")
+    assert second_pass("When did Tamsin take her driving test?", "30 June", [*TEST[:2], van]) is None
     # The same in Chinese: 诊所 and 周五 carry the dentist's appointment to 下周二.
     dentist = [msg(1, "牙医诊所刚打电话来，说医生出差，预约改到这周五下午了", "2025-03-17T20:30:00Z", "张伟"),
                msg(2, "周五又没看成，诊所停电了😂 重新约到了下周二", "2025-03-24T22:05:00Z", "张伟")]

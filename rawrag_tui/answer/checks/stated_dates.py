@@ -52,6 +52,7 @@ from collections.abc import Collection, Sequence
 
 from ... import lang
 from ...search.types import EvidenceMessage
+from ...storage.cjk import has_cjk
 from ..evidence import EvidenceViews
 from ..prompts import NOT_IN_HISTORY
 from .base import Correction
@@ -151,8 +152,10 @@ def _carried_on(messages: Sequence[EvidenceMessage], worded: set[tuple[int, int]
     def words(m: EvidenceMessage) -> set[str]:
         # The dates are what moved, not what the plan is about ("3 May works" after "move the trip to
         # Saturday 3 May?"; "Van's booked for the 12th of July" after "booked my driving test! 12 May").
+        # Nor a contraction's piece ("I've": "ve"): a term of Latin letters counts from three.
         dated = set().union(*(lang.query_terms(d) for d in views(m).stated_dates))
-        return {t for t in lang.query_terms(m.text) - dated - subject if not t.isdigit()}
+        return {t for t in lang.query_terms(m.text) - dated - subject
+                if not t.isdigit() and (len(t) >= 3 or has_cjk(t))}
 
     planners = [m for m in messages if (m.conversation_id, m.seq) in worded and m.timestamp
                 and views(m).planned_dates]
