@@ -157,15 +157,17 @@ def _carried_on(messages: Sequence[EvidenceMessage], worded: set[tuple[int, int]
         return {t for t in lang.query_terms(m.text) - dated - subject
                 if not t.isdigit() and (len(t) >= 3 or has_cjk(t))}
 
-    planners = [m for m in messages if (m.conversation_id, m.seq) in worded and m.timestamp
+    planners = [(m, words(m)) for m in messages if (m.conversation_id, m.seq) in worded and m.timestamp
                 and views(m).planned_dates]
     carried: set[tuple[int, int]] = set()
+    if not planners:
+        return carried
     for m in messages:
         if (m.conversation_id, m.seq) in worded or not m.timestamp or not views(m).planned_dates:
             continue
         terms = words(m)
         if any(p.conversation_id == m.conversation_id and (p.timestamp or "") < m.timestamp
-               and len(terms & words(p)) >= CARRIED_TERMS for p in planners):
+               and len(terms & theirs) >= CARRIED_TERMS for p, theirs in planners):
             carried.add((m.conversation_id, m.seq))
     return carried
 
