@@ -57,7 +57,7 @@ def partner_named(question: str, answer: str, evidence: Sequence[EvidenceMessage
     named, _ = views.named(question, evidence)
     if not named:
         return None
-    others = {m.speaker: query_terms(m.speaker) for m in evidence if m.speaker and m.speaker not in named}
+    others = {s: query_terms(s) for s in {m.speaker for m in evidence} if s and s not in named}
     written = query_terms(answer)
     partners = {name for name, terms in others.items() if terms and terms <= written}
     rest = answer
