@@ -43,6 +43,7 @@ NOTE_OF = {
     "ended_reading": ("says that ended: read again without it",),
     "someone_else": ("writes in the first person, of their own life",),
     "chat_partner": ("only the name of",),
+    "own_reading": ("written by someone else; read again",),  # before later_reading, which ends alike
     "later_reading": ("read again from the",),
 }
 SETS = [ANSWER_CHECKS,

@@ -177,8 +177,8 @@ class ReaderSettings:
 
 #: The answer checks there are (answer/checks), in the order they run by default.
 ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
-                 "ended_reading", "earlier_reading", "yes_no_reading", "nearest_reading", "someone_else",
-                 "chat_partner")
+                 "ended_reading", "own_reading", "earlier_reading", "yes_no_reading", "nearest_reading",
+                 "someone_else", "chat_partner")
 
 
 @dataclass(frozen=True)
@@ -201,6 +201,10 @@ class AnswerSettings:
     #: "ended_reading": where neither did, and the newest message naming the answer says that
     #: state ended ("I've switched to Brighton ... Chelsea broke my heart"), that message is
     #: read again with the answer's words hidden, and an answer it supports replaces it;
+    #: "own_reading": where none of these did, and every line the answer came from is someone
+    #: else's and does not name the person asked ("Sandviken", the friend's old flat, asked where
+    #: Caspar works), the evidence lines that person wrote are read again, and an answer one of
+    #: them supports, no older than the first answer's source, replaces it;
     #: "earlier_reading": a question about an earlier state answered with the name the question
     #: gives ("before she moved to Leeds": "Leeds"), or with a newer state a later message on its
     #: subject first names, is read again from the messages of that conversation before the first

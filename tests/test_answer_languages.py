@@ -178,8 +178,8 @@ def test_checks_setting_is_typed_and_refuses_unknown_names_in_one_line(tmp_path,
         load_settings(tmp_path)
     assert str(exc.value) == ("setting answer.checks: unknown name 'stated_date'; "
                               "known: cancelled_plans, stated_dates, later_values, repeats_question, later_reading, "
-                              "ended_reading, earlier_reading, yes_no_reading, nearest_reading, someone_else, "
-                              "chat_partner")
+                              "ended_reading, own_reading, earlier_reading, yes_no_reading, nearest_reading, "
+                              "someone_else, chat_partner")
     (tmp_path / "config.toml").write_text("[answer]\nchecks = 3\n")
     with pytest.raises(UserError, match="not a list of names"):
         load_settings(tmp_path)
@@ -192,6 +192,7 @@ def test_every_check_can_be_turned_off():
         ended_reading,
         later_reading,
         nearest_reading,
+        own_reading,
         someone_else,
         yes_no_reading,
     )
@@ -200,8 +201,8 @@ def test_every_check_can_be_turned_off():
     # Every name is a check of the answer's text, a second reading or the final answer's sources
     # (off: tests/test_later_reading.py, tests/test_ended_reading.py, tests/test_earlier_reading.py,
     # tests/test_yes_no_reading.py, tests/test_nearest_reading.py, tests/test_someone_else.py,
-    # tests/test_chat_partner.py).
-    readings = {later_reading.NAME, ended_reading.NAME, earlier_reading.NAME, yes_no_reading.NAME,
+    # tests/test_chat_partner.py, tests/test_own_reading.py).
+    readings = {later_reading.NAME, ended_reading.NAME, own_reading.NAME, earlier_reading.NAME, yes_no_reading.NAME,
                 nearest_reading.NAME, someone_else.NAME, chat_partner.NAME}
     assert set(BY_NAME) | readings == set(ANSWER_CHECKS)
     result = result_of(QUESTION, TRIP)
@@ -244,6 +245,22 @@ def test_the_corrected_value_is_the_answer_and_the_readers_words_its_note():
 ])
 def test_a_question_about_an_earlier_state_is_told_by_its_languages_module(question, past):
     assert lang.asks_about_past(question) is past
+
+
+@pytest.mark.parametrize(("question", "first"), [
+    ("What date was Zoe's wedding first planned for?", True),
+    ("When was the launch originally meant to be?", True),
+    ("Which city did Hannah live in before she moved to Leeds?", False),  # the state just before
+    ("Wann war Lenas Prüfung ursprünglich geplant?", True),
+    ("Für wann war der erste Termin angesetzt?", True),
+    ("Wann ist der Termin erst?", False),  # "erst" alone is "only"
+    ("许悦的雅思考试最早约在哪天？", True),
+    ("李娜搬去杭州之前住在哪个城市？", False),
+    ("山本さんの面接は最初いつの予定でしたか？", True),
+    ("健太が前に使っていたメールアドレスは何ですか？", False),
+])
+def test_a_question_asking_for_the_first_state_of_all_is_told_by_its_languages_module(question, first):
+    assert lang.asks_first(question) is first
 
 
 # -- today's date ----------------------------------------------------------------------------

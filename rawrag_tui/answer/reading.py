@@ -22,7 +22,16 @@ from ..models.protocols import Reader
 from ..progress import Progress
 from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
-from . import chat_partner, earlier_reading, ended_reading, later_reading, nearest_reading, someone_else, yes_no_reading
+from . import (
+    chat_partner,
+    earlier_reading,
+    ended_reading,
+    later_reading,
+    nearest_reading,
+    own_reading,
+    someone_else,
+    yes_no_reading,
+)
 from .budget import TEMPLATE_TAIL, after_prefix, timed_budget
 from .checks import first_correction
 from .checks.support import match_sources
@@ -195,7 +204,8 @@ def answer_question(
     # cat is still called Biscuit): "not in your history" stays unless that reading answers.
     echoed = corrected is not None and is_abstention(answer)
     yes_no_again = (yes_no_reading.NAME in active and not past and asks_yes_no(question) and (stands or echoed))
-    now_again = (later_reading.NAME in active or ended_reading.NAME in active) and stands and not yes_no_again
+    now_again = (bool({later_reading.NAME, ended_reading.NAME, own_reading.NAME} & set(active)) and stands
+                 and not yes_no_again)
     # One that only repeated the question is read again over the closest messages
     # (answer/nearest_reading.py): "Utrecht", asked which neighbourhood of Utrecht.
     repeated_again = nearest_reading.NAME in active and echoed and not past and not yes_no_again
@@ -242,13 +252,24 @@ def answer_question(
             if later is not None:
                 reader_said, answer, correction = answer, later.text, later_reading.explain(first, later)
                 filt.cited, how = later.messages, "matched"
-            elif ended_reading.NAME in active:
-                # The answer's newest line says it ended: that line again, the answer hidden.
-                ended = ended_reading.read_ended(question, first, packed.messages, views, read_again,
-                                                 packed.latest, known.same_people)
-                if ended is not None:
-                    reader_said, answer, correction = answer, ended.text, ended_reading.explain(first, ended)
-                    filt.cited, how = [ended.message], "matched"
+            else:
+                ended = None
+                if ended_reading.NAME in active:
+                    # The answer's newest line says it ended: that line again, the answer hidden.
+                    ended = ended_reading.read_ended(question, first, packed.messages, views, read_again,
+                                                     packed.latest, known.same_people)
+                    if ended is not None:
+                        reader_said, answer, correction = answer, ended.text, ended_reading.explain(first, ended)
+                        filt.cited, how = [ended.message], "matched"
+                if ended is None and own_reading.NAME in active:
+                    # Only someone else's lines: the asked person's own, read again.
+                    own = own_reading.read_own(question, first, [packed.messages[n - 1] for n in sources],
+                                               packed.messages, views, read_again, packed.latest)
+                    if own is not None:
+                        numbers = [number[m.message_id] for m in own.said_by]
+                        correction = own_reading.explain(first, sources, own, numbers)
+                        reader_said, answer = answer, own.text
+                        filt.cited, how = numbers, "matched"
         else:
             def just_before(anchor: EvidenceMessage) -> list[EvidenceMessage]:
                 return known.earlier_messages(anchor, earlier_reading.EARLIER_MESSAGES)

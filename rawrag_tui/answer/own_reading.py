@@ -1,0 +1,104 @@
+"""Reading again from the asked person's own lines, where the answer came only from someone else's.
+
+Asked "Where does Thandi work now?", the bundled 0.5B reader answered
+"Inverness": the city of Morag, whom Thandi writes to, from Morag's "It's
+blowing a gale here in Inverness" and "I still dream I'm climbing the stairs
+in the old Inverness house". Thandi's own "sooo. work news. I switched
+jobs! Sandpiper Marine Rescue in Hout Bay took me on" was in the evidence,
+marked the latest on its subject. Asked where Kabir works, it gave Ishani's
+new city, "Hyderabad", from two lines she wrote. A fact of a person's life
+is most often what they write themself.
+
+So, for a question about now that names a person of the chat (a speaker of
+the evidence), where every message the answer comes from (its citations, or
+the messages that support it) is written by someone else and does not name
+the person asked, the reader reads the same question again over only the
+evidence messages that person writes, in time order, the latest marks kept.
+The second answer replaces the first only where it is no abstention,
+differs from the first, is no restatement of the question, is not only the
+name of a person in the chat, one of the person's messages holds every word
+of it (beyond the question's; answer/checks/support.py), and one such is
+later than the first answer's earliest source. Asked where Jess's brother
+lives (no message says), the reader read again over Jess's lines answered
+"New York", a guess one of them shared "new" with; and over Hattie's lines,
+asked where she works now, the school she had left, from a line older than
+the one the first answer came from. Otherwise the first stands,
+and the check someone_else may still find it is another person's line about
+their own life.
+
+Not for a "when" question or an answer that is a value (a clock time, a
+number, an address: answer/values.py), which the checks own; nor for a
+question about the past, nor a yes-or-no one. No word of any language is
+read: who writes a message is the import's, a name is matched by each
+language's terms.
+
+Turned off by leaving ``own_reading`` out of ``[answer] checks``. Measured
+in docs/answers.md ("An answer from someone else's line, read again from the
+asked person's own").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .. import lang
+from ..lang import query_terms
+from ..search.types import EvidenceMessage
+from .checks.later_values import answer_value
+from .checks.support import match_sources, naming
+from .evidence import EvidenceViews
+from .later_reading import only_people, restates, same_answer
+from .packing import render
+from .prompts import is_abstention
+
+#: The setting's name for this step (``[answer] checks``).
+NAME = "own_reading"
+
+
+@dataclass(frozen=True)
+class OwnReading:
+    """The second answer, the messages that support it, and how many were read."""
+
+    text: str
+    said_by: list[EvidenceMessage]
+    read: int
+    asked: str  #: the person (or people) whose lines were read, for the note
+
+
+def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],
+             views: EvidenceViews, read: Callable[[str], str],
+             latest: frozenset[int] | set[int] = frozenset()) -> OwnReading | None:
+    """The reader's answer to ``question`` from the evidence lines of the person
+    it asks about, where ``sources`` (what the first answer ``first`` came from)
+    are all someone else's and the second answer stands (the module's doc);
+    else None. ``messages``: the evidence; ``read`` answers an evidence block
+    (the first reading's prompt); ``latest``: ids marked newest, marked again."""
+    if not sources or lang.asks_when(question) or lang.asks_yes_no(question) or answer_value(first) is not None:
+        return None
+    named, people = views.named(question, messages)
+    if not named or any(m.speaker in named or views(m).stems & people for m in sources):
+        return None
+    own = [m for m in messages if m.speaker in named]
+    if not own:
+        return None
+    text, numbered = render(own, {m.message_id: views(m).body for m in own}, latest)
+    second = read(text).strip()
+    if (not second or is_abstention(second) or same_answer(second, first) or restates(question, second, first)
+            or only_people(second, messages)):
+        return None
+    said = query_terms(second) - query_terms(question)
+    whole = {n for n, held, _ in naming(second, question, numbered, views) if held == len(said)}
+    supported = [n for n in match_sources(second, question, numbered, views) if n in whole]
+    since = min((m.timestamp or "" for m in sources), default="")
+    if not supported or not any((numbered[n - 1].timestamp or "") > since for n in supported):
+        return None  # none of it later than what the first answer came from: an older state
+    return OwnReading(second, [numbered[n - 1] for n in supported], len(own), "/".join(sorted(named)))
+
+
+def explain(first: str, sources: Sequence[int], reading: OwnReading, numbers: Sequence[int]) -> str:
+    """The note under the answer: what the reader said first, from whose lines, and what it read again."""
+    said = ", ".join(f"[{n}]" for n in sources)
+    now = ", ".join(f"[{n}]" for n in numbers)
+    return (f'the reader said "{first}" from {said}, written by someone else; read again from the '
+            f"{reading.read} message{'s' if reading.read != 1 else ''} {reading.asked} wrote, it answered from {now}")

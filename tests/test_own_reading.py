@@ -1,0 +1,112 @@
+"""Reading again from the asked person's own lines (answer/own_reading.py): a
+question about now answered only from someone else's lines. The step's rules
+with a scripted reader double, then through answer_question."""
+
+from __future__ import annotations
+
+import pytest
+
+from rawrag_tui.answer import own_reading
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.settings import ANSWER_CHECKS
+from tests.conftest import SECOND_CHATS, needs_bundled_reader
+from tests.test_later_reading import Answers, ListHistory, msg, read_by, result
+
+# Second unseen set: the bundled reader answered "Sandviken", the friend's old flat.
+CASPAR = [
+    msg(1, "I miss the Sandviken flat a little, at least the view.", "2025-02-02T10:00:00", "Solveig"),
+    msg(2, "Ha! My news: I had an interview at a brewery near the Dampoort.", "2025-03-09T11:00:00", "Caspar"),
+    msg(3, "Fingers crossed for you!", "2025-03-09T11:05:00", "Solveig"),
+    msg(4, "First month at Vlaskop Brewery done. I come home smelling of hops.", "2025-05-04T19:00:00", "Caspar"),
+    msg(5, "Sandviken still wins on rain though.", "2025-05-04T19:10:00", "Solveig"),
+]
+QUESTION = "Where does Caspar work now?"
+
+
+def test_only_the_asked_persons_lines_are_read_again():
+    reader = Answers("Vlaskop Brewery")
+    found = own_reading.read_own(QUESTION, "Sandviken", [CASPAR[0], CASPAR[4]], CASPAR, EvidenceViews(),
+                                 read_by(reader))
+    assert found is not None and found.text == "Vlaskop Brewery" and found.asked == "Caspar"
+    assert [m.message_id for m in found.said_by] == [4] and found.read == 2  # [2] has "brewery" alone
+    assert "Vlaskop" in reader.prompts[0] and "Sandviken" not in reader.prompts[0]
+
+
+@pytest.mark.parametrize("second", [
+    "Paris",                            # none of their lines says it
+    "Ghent Brewery",                    # no line of theirs says all of it: a guess
+    NOT_IN_HISTORY,                     # their lines do not answer
+    "Sandviken.",                       # the same answer
+    "Caspar works at Vlaskop Brewery.",  # the question said back
+    "Solveig",                          # only a person of the chat
+])
+def test_the_first_answer_stands_unless_one_of_their_lines_supports_another(second):
+    assert own_reading.read_own(QUESTION, "Sandviken", [CASPAR[0]], CASPAR, EvidenceViews(),
+                                read_by(Answers(second))) is None
+
+
+def test_an_answer_older_than_the_first_answers_source_is_not_taken():
+    # Asked where Hattie works now, her own lines gave the school she had left: a line older
+    # than the one the first answer came from is no newer state.
+    reader = Answers("brewery")
+    assert own_reading.read_own(QUESTION, "Sandviken", [CASPAR[4]], CASPAR, EvidenceViews(),
+                                read_by(reader)) is None
+    assert len(reader.prompts) == 1  # it read, and did not take what it read
+
+
+@pytest.mark.parametrize(("question", "sources"), [
+    (QUESTION, [CASPAR[3]]),                                  # the answer came from their own line
+    (QUESTION, [msg(6, "Caspar lives near Sandviken.", "2025-01-01T09:00:00", "Solveig")]),  # naming them
+    ("Where does Solveig's brother work now?", [CASPAR[0]]),  # not about a person the answer's lines leave out
+    ("When does Caspar start at the brewery?", [CASPAR[0]]),  # a "when": the checks own dates
+    ("Does Caspar still work at the brewery?", [CASPAR[0]]),  # yes or no
+    ("Where does Bea work now?", [CASPAR[0]]),                # no one of the chat
+    (QUESTION, []),                                           # no source
+])
+def test_nothing_is_read_again_where_the_answer_is_not_only_someone_elses(question, sources):
+    reader = Answers("Vlaskop Brewery")
+    assert own_reading.read_own(question, "Sandviken", sources, CASPAR, EvidenceViews(), read_by(reader)) is None
+    assert reader.prompts == []
+
+
+def test_japanese_lines_are_read_by_their_writer():
+    chat = [msg(1, "富山の冬は寒いけど楽しいよ。", "2025-01-10T10:00:00", "沙織"),
+            msg(2, "四月からメルカリで働いてる。", "2025-04-10T10:00:00", "大輝"),
+            msg(3, "富山でも仕事探そうかな。", "2025-04-10T10:05:00", "沙織")]
+    found = own_reading.read_own("大輝は今どこで働いていますか？", "富山", [chat[0], chat[2]], chat, EvidenceViews(),
+                                 read_by(Answers("メルカリ")))
+    assert found is not None and found.text == "メルカリ" and [m.message_id for m in found.said_by] == [2]
+
+
+def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
+    reader = Answers("Sandviken", "Vlaskop Brewery")
+    ans = answer_question(QUESTION, result(*CASPAR), lambda: reader, date="2025-06-01",
+                          prompt_style="plain", history=ListHistory(embedder, CASPAR))
+    assert ans.answer == "Vlaskop Brewery" and ans.reader_said == "Sandviken"
+    assert [(c.external_id, c.how) for c in ans.citations] == [("m4", "matched")]
+    numbers = ", ".join(f"[{c.n}]" for c in ans.citations)
+    assert ans.correction.startswith('the reader said "Sandviken" from [')
+    assert ans.correction.endswith(f"read again from the 2 messages Caspar wrote, it answered from {numbers}")
+    assert len(reader.prompts) == 2 and "Sandviken" not in reader.prompts[1].split("Question")[0].split("Messages")[-1]
+
+
+def test_left_out_of_the_checks_the_first_answer_stands(embedder):
+    reader = Answers("Sandviken", "Vlaskop Brewery")
+    without = tuple(c for c in ANSWER_CHECKS if c not in (own_reading.NAME, "someone_else"))
+    ans = answer_question(QUESTION, result(*CASPAR), lambda: reader, date="2025-06-01", prompt_style="plain",
+                          history=ListHistory(embedder, CASPAR), checks=without)
+    assert ans.answer == "Sandviken" and len(reader.prompts) == 1
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_read_again_over_caspars_own_lines(open_memory):
+    # The second unseen English set (bench/data): the first reading took "Sandviken" from lines
+    # Solveig wrote of her old flat; Caspar's own lines say where he works.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(SECOND_CHATS, "locomo")
+    answer = mem.ask(QUESTION, date="2026-04-12")
+    assert answer.answer == "Vlaskop Brewery", (answer.answer, answer.reader_said, answer.correction)
+    assert answer.reader_said == "Sandviken" and "messages Caspar wrote" in answer.correction
+    assert answer.citations and all("Vlaskop Brewery" in c.text for c in answer.citations)
