@@ -208,6 +208,40 @@ def test_a_question_naming_an_earlier_state_gets_the_earliest_stated_date():
     assert second_pass(QUESTION, "4 May 2026", TRIP).text == "3 May 2026"
 
 
+def defence(mid, text, ts, speaker="Yusuf"):
+    return EvidenceMessage(mid, f"d{mid}", 3, "Oonagh & Yusuf", mid, ts, speaker, "user", text)
+
+
+# The second unseen set's PhD defence: set, moved, moved again.
+DEFENCE = [
+    defence(1, "Nearly there! The defence is set for 3 June. I'm terrified.", "2025-03-23T10:00:00Z"),
+    defence(2, "Small disaster: my supervisor's having hip surgery, so the defence is postponed to 16 September.",
+            "2025-05-11T10:00:00Z"),
+    defence(3, "Defence news. The examiner can't do September, so the committee found a slot: 12 January.",
+            "2025-08-24T10:00:00Z"),
+]
+
+
+def test_asked_for_the_first_date_of_all_a_middle_date_gives_way_too():
+    first = "What date was Yusuf's PhD defence first set for?"
+    stated = second_pass(first, "16 September", DEFENCE, earlier=True)
+    assert stated is not None and (stated.message, stated.text) == (1, "3 June 2025")
+    assert second_pass(first, "12 January", DEFENCE, earlier=True).text == "3 June 2025"
+    assert second_pass(first, "3 June", DEFENCE, earlier=True) is None
+    # "Before" it moved to 12 January: the middle date may be the answer, and stays.
+    assert second_pass("What date was Yusuf's PhD defence set for before January?", "16 September", DEFENCE,
+                       earlier=True) is None
+    # A date no later message on the subject states may be the first plan in other words: kept.
+    plan = defence(0, "Booked the viva for 9 May, wish me luck", "2025-02-01T10:00:00Z")
+    assert second_pass(first, "9 May", [plan, *DEFENCE], earlier=True) is None
+    # In Japanese, 最初 asks for the first too.
+    japanese = [defence(1, "面接は6月4日に決まった", "2025-05-01T10:00:00Z", "山本"),
+                defence(2, "面接、6月9日に変更になった", "2025-05-20T10:00:00Z", "山本"),
+                defence(3, "面接また延期で6月18日だって", "2025-06-05T10:00:00Z", "山本")]
+    assert second_pass("山本さんの面接は最初いつの予定でしたか？", "6月9日", japanese,
+                       earlier=True).text == "2025年6月4日"
+
+
 def test_the_question_s_words_decide_earlier_through_answer_question():
     first = "When was the Fontainebleau climbing trip first planned for?"
     result = SearchResult(first, "hybrid", [Hit(1, 1, "Climbing crew", 1, "", messages=TRIP)], {"total": 0.0})
@@ -248,6 +282,15 @@ def test_once_a_planned_day_came_a_later_date_on_the_subject_is_another_event():
     # Without the message saying it went ahead, the latest date stated on the subject stands.
     latest = second_pass(question, "2025", [m for m in KNEE if m.message_id != 5])
     assert latest is not None and (latest.text, latest.happened) == ("14 March 2026", False)
+
+
+def test_a_first_plans_day_another_event_happens_on_later_is_no_answer():
+    # The run was "yesterday (14 March 2026)": the day of the first plan, a year on. The reader's
+    # "14 March" is the superseded plan, not the latest statement up to the day the op came.
+    question = "When was Beatriz's knee operation?"
+    came = second_pass(question, "14 March", KNEE)
+    assert came is not None and (came.message, came.text, came.happened) == (3, "19 June 2025", True)
+    assert second_pass(question, "19 June", KNEE) is None
 
 
 def test_a_planned_day_asked_about_then_moved_again_did_not_come():

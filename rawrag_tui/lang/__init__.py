@@ -37,8 +37,8 @@ from . import latin as latin_signals
 from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 
 __all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
-           "asks_about_past", "asks_when", "asks_yes_no", "calls_off", "cancelled", "dates_in", "days_written",
-           "denies", "detect", "ends", "get", "hedges",
+           "asks_about_past", "asks_first", "asks_when", "asks_yes_no", "calls_off", "cancelled", "dates_in",
+           "days_written", "denies", "detect", "ends", "get", "hedges",
            "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
            "says_no", "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 
@@ -212,6 +212,11 @@ def writes_day(days: Iterable[dt.date], written: tuple[int | None, int, int]) ->
 def kinds_asked(question: str) -> frozenset[str]:
     """The kinds of value ``question`` asks for, in its own language's words (``phone``, ``email``)."""
     return of(question).kinds_asked(question)
+
+
+def asks_first(question: str) -> bool:
+    """Whether ``question`` asks for the first state of all, in its own language's words."""
+    return of(question).asks_first(question)
 
 
 def calls_off(text: str) -> bool:

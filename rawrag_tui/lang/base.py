@@ -209,6 +209,9 @@ class Language:
     now_pattern: re.Pattern[str] | None = None
     #: A question that names a state earlier than the latest ("before she moved", "之前").
     earlier_pattern: re.Pattern[str] | None = None
+    #: Of those, one that asks for the first state of all ("first set for", "originally",
+    #: "ursprünglich", "最早", "最初"), not the one just before the latest.
+    first_pattern: re.Pattern[str] | None = None
     #: A question about what happened, beside the earlier states (the English simple past).
     past_pattern: re.Pattern[str] | None = None
     #: A question to be answered yes or no ("Is Tiago still dating Sofia?", "还住在成都吗").
@@ -285,6 +288,11 @@ class Language:
         """Whether ``question`` names a state earlier than the latest ("before she moved",
         "originally"): then the latest statement is the wrong answer (answer/checks)."""
         return self._says(self.earlier_pattern, question)
+
+    def asks_first(self, question: str) -> bool:
+        """Whether ``question`` asks for the first state of all ("What date was it first set
+        for?"): the earliest statement is the answer, not a later one that was replaced too."""
+        return self._says(self.first_pattern, question)
 
     def calls_off(self, text: str) -> bool:
         """Whether ``text`` calls a plan off, in this language's words."""

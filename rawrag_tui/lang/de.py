@@ -173,6 +173,7 @@ class German(Language):
     continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})
     negation_pattern = re.compile(r"\b(?:nein|nicht|kein\w*|nie)\b", re.IGNORECASE)
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
+    first_pattern = re.compile(r"\b(?:zuerst|ursprünglich|anfangs|zunächst|erstmals|erste[nmrs]?)\b", re.IGNORECASE)
     hedge_pattern = re.compile(r"\b(?:vielleicht|eventuell|evtl|möglicherweise|mal sehen|mal schauen)\b",
                                re.IGNORECASE)
     #: A state that ended ("Ich hab bei Siemens gekündigt", "kein Zalando mehr", "wir haben uns getrennt"),

@@ -355,6 +355,7 @@ class English(Language):
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
     hedge_pattern = re.compile(r"\b(?:maybe|perhaps|possibly|might|not sure)\b", re.IGNORECASE)
+    first_pattern = re.compile(r"\b(?:first|originally|original|initially)\b", re.IGNORECASE)
     end_pattern = _END
     no = "No"
     kind_patterns = _KINDS

@@ -56,6 +56,7 @@ class Japanese(CjkLanguage):
     continuation = frozenset({"まだ", "今も", "今", "現在"})
     negation_pattern = re.compile(r"いいえ|いや|ない|ません|違")
     cancel_pattern, cancelled = _CANCEL, "中止"
+    first_pattern = re.compile(r"最初|もともと|元々|当初|はじめ|初め")
     hedge_pattern = re.compile(r"かも|たぶん|多分|もしかしたら|未定")
     #: A state that ended ("任天堂辞めて", "あかりと別れた", "大阪離れる", "もう飲んでない"), or a thing done
     #: instead of another ("代わりに", "じゃなくて").

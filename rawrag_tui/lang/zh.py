@@ -61,6 +61,7 @@ class Chinese(CjkLanguage):
     continuation = frozenset({"还", "仍", "依然", "现在", "目前"})
     negation_pattern = re.compile(r"[不没沒]")
     cancel_pattern, cancelled = _CANCEL, "取消了"
+    first_pattern = re.compile(r"最早|最初|一开始|起初|原本|原来|本来|第一次")
     hedge_pattern = re.compile(r"也许|或许|说不定|可能|看情况|再说吧")
     #: A state that ended ("辞职了", "我们分手了", "成都的房子我已经退了", "不再"), or a thing done instead
     #: of another ("而不是", "代替").

@@ -41,7 +41,11 @@ A question that names an earlier state ("What date was Zoe's wedding first plann
 answer/timeline.py decides) wants the earliest date the subject's messages
 state, not the latest: an unstated answer gets that one, and so does an
 answer holding only the latest message's date where an earlier message on the
-subject states another (the reader took the newest plan).
+subject states another (the reader took the newest plan). Where it asks for
+the first state of all (``lang.asks_first``: "first", "originally",
+"ursprünglich", "最早", "最初"), so does any date a later message on the subject
+states and the earliest does not: of a date moved twice, the middle one is as
+wrong as the last.
 """
 
 from __future__ import annotations
@@ -179,7 +183,9 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
     where an earlier message on the subject states it as a plan (:func:`plans`)
     and the latest on the subject in that conversation does not (the reader
     took a plan a later message moved; a date stated off the subject, told as
-    past, or stated by the latest message too, is kept)."""
+    past, or stated by the latest message too, is kept: the latest up to the
+    day the planned thing came, :func:`came_by`, where the reader's date
+    writes a day)."""
     views = views or EvidenceViews()
     stated = _subject_dates(question, messages, views)
     if unless:
@@ -191,8 +197,6 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
         # export's next thread moves the date the first one planned).
         where = {views.circle(messages[n - 1]) for _, n, _ in stated if plans(unless, messages[n - 1], views)}
         stated = [s for s in stated if views.circle(messages[s[1] - 1]) in where]
-        if not stated or is_stated(unless, [messages[stated[-1][1] - 1]], views):
-            return None
     if not stated:
         return None
     came = came_by(_subject_dates(question, messages, views, same_dates=True), messages, views)
@@ -202,6 +206,13 @@ def latest_stated_date(question: str, messages: Sequence[EvidenceMessage],
     cut = {c: t for c, t in came.items() if any(ci == c and s[0] <= t for ci, s in zip(circle, stated))}
     happened = [s for ci, s in zip(circle, stated) if s[0] <= cut.get(ci, s[0])]
     latest = happened[-1]
+    # The reader's date stated by the latest statement up to the day it came is kept; one a later
+    # line states of another event is not ("Ran 5k yesterday (14 March 2026) for the first time
+    # since the op", asked when the op was, first planned for 14 March 2025). A year alone names
+    # no day to have come: the latest statement of all judges it, as before.
+    judge = latest if any(len(n) <= 2 for n in _numbers(unless)) else stated[-1]
+    if unless and is_stated(unless, [messages[judge[1] - 1]], views):
+        return None
     return Correction(latest[1], latest[2][-1], superseded=bool(unless), happened=len(happened) < len(stated))
 
 
@@ -236,13 +247,25 @@ def earliest_stated_date(question: str, messages: Sequence[EvidenceMessage],
     """The first date stated by the earliest message on the question's subject,
     for a question about the past; None when none states one, or when the
     reader's ``unless`` is not only the latest message's date (it already
-    holds an earlier one, or the subject's messages all state it)."""
+    holds an earlier one, or the subject's messages all state it). Where the
+    question asks for the first state of all (its language's words: "first set
+    for", "最早"), an ``unless`` that a later message on the subject states and
+    the earliest does not is replaced: a date moved twice has a middle date
+    that is no answer either (asked when Yusuf's defence was first set for,
+    the reader gave the second date, "16 September", not the first, "3 June")."""
     views = views or EvidenceViews()
     stated = _subject_dates(question, messages, views)
     if not stated:
         return None
     first, latest = stated[0], stated[-1]
-    if unless:
+    if unless and lang.asks_first(question):
+        # Only a date a later message of the subject moved it to: one said elsewhere may be
+        # the first plan, in words the subject's terms missed ("親知らず抜く ... 5月9日", asked
+        # about the 抜歯).
+        moved_to = [messages[n - 1] for _, n, _ in stated[1:]]
+        if is_stated(unless, [messages[first[1] - 1]], views) or not is_stated(unless, moved_to, views):
+            return None
+    elif unless:
         latest_only = (is_stated(unless, [messages[latest[1] - 1]], views)
                        and not is_stated(unless, [messages[first[1] - 1]], views))
         if not latest_only:
