@@ -21,12 +21,15 @@ from tests.test_stated_dates import OneAnswer
     ("陈浩养的狗叫什么名字？", "陈浩养的狗叫陈浩。", True),
     ("健太が飼っている猫の名前は何ですか？", "猫", True),
     ("赵敏和阿凯在一起之前，她的男朋友是谁？", "阿凯", True),
+    ("翔太は仙台に引っ越す前、どこに住んでいましたか？", "仙台の住んでいました。", True),  # but for its "の"
     # Answers: a word of the question that is not a name, a new name, a value, nothing.
     ("Would Melanie be more interested in going to a national park or a theme park?", "National park", False),
     ("Where did Sam work before Corrib Labs?", "Aer Lingus", False),
     ("Which city does Ines live in now?", "Braga", False),
     ("赵敏和阿凯在一起之前，她的男朋友是谁？", "小周", False),
     ("健太のメールアドレスは何ですか？", "kenta.n@docomo.ne.jp", False),
+    ("翔太は仙台に引っ越す前、どこに住んでいましたか？", "横浜に住んでいました。", False),
+    ("翔太の今の彼女は誰ですか？", "ほのか", False),  # all hiragana: a name, compared as it is
     ("Is Tiago still dating Sofia?", "No, they split up.", False),
     ("How many kids does Melanie have?", "3", False),
     ("What is Caroline's identity?", "", False),

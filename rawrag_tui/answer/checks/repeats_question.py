@@ -9,7 +9,9 @@ not, and reads as a fact: the person's name given as the dog's. So it becomes
 :data:`~..prompts.NOT_IN_HISTORY`, the reader's words kept in the note.
 
 No word of any language is read: names are the capitalised words that do not
-start a sentence (answer/unknown.py), CJK text is compared by characters.
+start a sentence (answer/unknown.py), CJK text is compared by characters,
+hiragana aside where there are others (Japanese grammar: "仙台の住んでいました。"
+repeats the question "...仙台に...住んでいましたか" but for its "の").
 An answer that repeats a question's *ordinary* words is left alone: "National
 park" answers "a national park or a theme park?"; unless the question asks
 about an earlier state, where any word of it is the later state it names
@@ -22,6 +24,7 @@ F1 0; no right answer of the LoCoMo or changed-facts sets is one.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection, Sequence
 
 from ... import lang
@@ -34,6 +37,8 @@ from .base import Correction
 
 #: The setting's name for this check (``[answer] checks``).
 NAME = "repeats_question"
+#: One hiragana character (a script, not a word list).
+_HIRAGANA = re.compile(r"[\u3040-\u309f]")
 
 
 def repeats_question(question: str, said: str, earlier: bool = False) -> bool:
@@ -49,6 +54,10 @@ def repeats_question(question: str, said: str, earlier: bool = False) -> bool:
         return False
     if has_cjk(text):
         characters = {c for c in text if c.isalnum()}
+        # Hiragana is Japanese grammar (particles, endings): "仙台の住んでいました。", asked
+        # "翔太は仙台に引っ越す前、どこに住んでいましたか", repeats it but for its "の". Where
+        # the answer is all hiragana (a name, "ほのか") its characters are compared as they are.
+        characters = {c for c in characters if not _HIRAGANA.match(c)} or characters
         return bool(characters) and characters <= set(question)
     language = lang.of(question)
     terms = {term for _, _, word, term in language.tokens(text) if language.is_content(word)}
