@@ -263,6 +263,18 @@ def test_a_question_asking_for_the_first_state_of_all_is_told_by_its_languages_m
     assert lang.asks_first(question) is first
 
 
+@pytest.mark.parametrize(("question", "closed", "now"), [
+    ("Does Hannah still live in York?", True, True),
+    ("Did Melanie make the black and white bowl in the photo?", True, False),
+    ("Would Melanie enjoy Vivaldi?", True, False),
+    ("Where did Melanie go camping?", False, False),
+    ("Wohnt Lena noch in Hamburg?", True, True),
+    ("李娜还住在成都吗？", True, True),
+])
+def test_a_question_answered_yes_or_no_is_told_whatever_its_tense(question, closed, now):
+    assert lang.asks_closed(question) is closed and lang.asks_yes_no(question) is now
+
+
 # -- today's date ----------------------------------------------------------------------------
 
 def test_an_answer_holding_todays_date_that_no_message_states_gets_the_stated_date():

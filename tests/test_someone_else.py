@@ -61,6 +61,9 @@ def test_another_persons_line_about_themself_is_no_answer_about_the_one_asked():
     # A question naming no one of the chat, a yes-or-no question, no sources: nothing to say.
     assert not someone_else.others_own("Which city does Zoe's brother live in?", [CHAT[2]], CHAT, views)
     assert not someone_else.others_own("Does Jess's brother live in Bristol?", [CHAT[2]], CHAT, views)
+    assert someone_else.others_own("Where did Jess's brother live?", [CHAT[2]], CHAT, views)
+    # In the past too ("Did Melanie make the black and white bowl?" "Yes", LoCoMo).
+    assert not someone_else.others_own("Did Jess's brother live in Bristol?", [CHAT[2]], CHAT, views)
     assert not someone_else.others_own(BROTHER, [], CHAT, views)
 
 

@@ -52,7 +52,7 @@ def partner_named(question: str, answer: str, evidence: Sequence[EvidenceMessage
     """The speaker of ``evidence`` (not one ``question`` asks about) whose name
     is all ``answer`` adds to the question, where no message they write or
     that names them is on the question's subject; else None (see the module's doc)."""
-    if lang.asks_yes_no(question):
+    if lang.asks_closed(question):
         return None
     named, _ = views.named(question, evidence)
     if not named:

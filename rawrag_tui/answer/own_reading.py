@@ -74,7 +74,7 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     are all someone else's and the second answer stands (the module's doc);
     else None. ``messages``: the evidence; ``read`` answers an evidence block
     (the first reading's prompt); ``latest``: ids marked newest, marked again."""
-    if not sources or lang.asks_when(question) or lang.asks_yes_no(question) or answer_value(first) is not None:
+    if not sources or lang.asks_when(question) or lang.asks_closed(question) or answer_value(first) is not None:
         return None
     named, people = views.named(question, messages)
     if not named or any(m.speaker in named or views(m).stems & people for m in sources):

@@ -22,7 +22,9 @@ answer comes from (its citations, or the messages that support it) is:
   and not "How's Glasgow in March?", a question to them about their city),
 
 the answer is "not in your history", the reader's words kept in the note.
-A yes-or-no question is left alone (its answer is no value taken from a
+A yes-or-no question is left alone, of any tense (``lang.asks_closed``:
+"Did Melanie make the black and white bowl?" "Yes" had matched a friend's
+line holding "yes"; its answer is no value taken from a
 line). In a language without a module nothing is known of its pronouns,
 and nothing changes.
 
@@ -49,7 +51,7 @@ def others_own(question: str, sources: Sequence[EvidenceMessage], evidence: Sequ
                views: EvidenceViews) -> bool:
     """Whether every one of ``sources`` is another person's line about themself
     (see the module's doc), for ``question``, which names someone of ``evidence``'s speakers."""
-    if not sources or lang.asks_yes_no(question):
+    if not sources or lang.asks_closed(question):
         return False
     named, people = views.named(question, evidence)
     if not named:

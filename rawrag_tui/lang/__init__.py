@@ -37,8 +37,8 @@ from . import latin as latin_signals
 from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 
 __all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
-           "asks_about_past", "asks_first", "asks_when", "asks_yes_no", "calls_off", "cancelled", "dates_in",
-           "days_written", "denies", "detect", "ends", "get", "hedges",
+           "asks_about_past", "asks_closed", "asks_first", "asks_when", "asks_yes_no", "calls_off", "cancelled",
+           "dates_in", "days_written", "denies", "detect", "ends", "get", "hedges",
            "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
            "says_no", "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 
@@ -255,6 +255,11 @@ def says_no(question: str) -> str:
 
 def asks_when(question: str) -> bool:
     return of(question).asks_when(question)
+
+
+def asks_closed(question: str) -> bool:
+    """Whether ``question`` is answered yes or no, whatever its tense, in its own language's form."""
+    return of(question).asks_closed(question)
 
 
 def asks_yes_no(question: str) -> bool:

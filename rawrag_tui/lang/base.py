@@ -216,6 +216,10 @@ class Language:
     past_pattern: re.Pattern[str] | None = None
     #: A question to be answered yes or no ("Is Tiago still dating Sofia?", "还住在成都吗").
     yes_no_pattern: re.Pattern[str] | None = None
+    #: Beside those, a question answered yes or no about the past or a hypothetical ("Did
+    #: Melanie make the bowl?", "Would she enjoy Vivaldi?"): no state now to read again, but its
+    #: "Yes" is no value taken from a line either.
+    closed_pattern: re.Pattern[str] | None = None
     #: The words that ask whether a state goes on ("still", "noch", "还", "まだ"): no subject.
     continuation: frozenset[str] = frozenset()
     #: An answer that says no ("No", "doesn't", "nicht", "不是", "いいえ").
@@ -254,6 +258,11 @@ class Language:
     def asks_yes_no(self, question: str) -> bool:
         """Whether ``question`` is answered yes or no ("Does Hannah still live in York?")."""
         return self._says(self.yes_no_pattern, question)
+
+    def asks_closed(self, question: str) -> bool:
+        """Whether ``question`` is answered yes or no, whatever its tense (:meth:`asks_yes_no`,
+        or :attr:`closed_pattern`): the answer checks that judge a value's source leave it alone."""
+        return self.asks_yes_no(question) or self._says(self.closed_pattern, question)
 
     def denies(self, answer: str) -> bool:
         """Whether ``answer`` says no, in this language's words."""

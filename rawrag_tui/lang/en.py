@@ -351,6 +351,7 @@ class English(Language):
     name_words = _stems("name named called call")
     when_pattern, now_pattern, earlier_pattern, past_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _PAST, _MONEY
     yes_no_pattern = _YES_NO
+    closed_pattern = re.compile(r"^\s*(?:did|was|were|had|would|could|should)(?:n't)?\b", re.IGNORECASE)
     continuation = frozenset({"still", "anymore", "longer", "currently", "now"})
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
