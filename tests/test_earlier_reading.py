@@ -334,10 +334,8 @@ MOVED = [
     ("2025-02-09T19:12:00", "Marcus", "Long time no speak! How's Durham treating you?"),
     ("2025-02-09T19:14:00", "Noor", "I love living in Durham, best city in the north. "
                                     "The cathedral was white with frost all week."),
-    # No question here: a question's reply comes with it into the evidence (answer/selection.py),
-    # and then the first reading already says "Durham"; this test is about the second.
-    ("2025-02-09T19:16:00", "Marcus", "Jealous. London is just grey. Say hi to the library crew."),
-    ("2025-02-09T19:18:00", "Noor", "Will do, still a librarian at the university library in Durham. "
+    ("2025-02-09T19:16:00", "Marcus", "Jealous. London is just grey. Are you still at the library?"),
+    ("2025-02-09T19:18:00", "Noor", "Yep, still a librarian at the university library in Durham. "
                                     "Exam season is brutal."),
     ("2025-03-23T20:40:00", "Noor", "Guess who has a puppy!! We're calling him Pickle."),
     ("2025-03-23T20:42:00", "Marcus", "Pickle is a perfect name. Photos immediately."),

@@ -294,15 +294,11 @@ def test_the_bundled_reader_answers_the_demos_moved_wedding_with_no_correction(o
 
 
 @needs_bundled_reader
-def test_the_bundled_reader_reads_the_statement_a_short_update_follows_marked_latest(open_memory):
+def test_the_bundled_reader_answers_from_the_statement_a_short_update_follows(open_memory):
     # The unseen changed-facts chats (bench/data): Kofi swapped his triathlon for the Maratona
     # dles Dolomites; the line the timeline finds later on it, "Training's going up: 120 km
     # last Saturday in the hills.", says no event. Marked latest, it had the reader answer
-    # "Tortellino's treats" (his cat's). The mark is on the statement now, and what the reader
-    # read is asserted: since a question's reply comes with it into the evidence
-    # (answer/selection.py), "Flat as a pizza. I have to go to the hills for climbs." is read
-    # too, and the bundled reader answers "Tortellino's treats" again, a loss docs/answers.md
-    # records ("A question's reply comes with it").
+    # "Tortellino's treats" (his cat's).
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
     mem.import_path(UNSEEN_CHATS, "locomo")
     seen = []
@@ -310,7 +306,7 @@ def test_the_bundled_reader_reads_the_statement_a_short_update_follows_marked_la
     marked = [line for line in seen[0].text.splitlines() if LATEST_MARK in line]
     assert any("Maratona dles Dolomites" in line for line in marked), marked
     assert not any("Training's going up" in line for line in marked), marked
-    assert answer.answer and answer.reader.get("backend") == "bundled"
+    assert "Maratona dles Dolomites" in answer.answer, (answer.answer, answer.correction)
 
 
 def test_names_are_left_out_of_the_question_in_its_own_language():

@@ -29,14 +29,7 @@ the evidence:
   rank it near it;
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
-  one after. Where the last of them asks a question (it ends in a question
-  mark, in any script) and another person writes the next message, that
-  reply comes too, from the kept windows or the store: "New place?? Hold
-  on, are you still at Banyan?" is answered by "Nope! I'm the physio at
-  Red Kite Cricket Academy now", which shares no word with "Where does
-  Kabir work now?" and which MiniLM put 90th of 108 messages (the bundled
-  reader answered "Hyderabad" without it). Who writes next and the question
-  mark are the structure of any chat, in any language;
+  one after;
 - **later on the same subject**: with the home's history at hand
   (answer/history.py), the later messages of an anchor's conversation (or,
   among the evidence, of another conversation between the same people) that
@@ -145,9 +138,6 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
         group = [m for m in around if m is not None and m.message_id not in chosen]
         if anchor not in group:
             group.append(anchor)
-        answer = _reply_to(max(group, key=lambda m: m.seq), at, history)
-        if answer is not None and answer.message_id not in chosen:
-            group.append(answer)
         later = [m for m in timeline.subject_of(anchor.message_id) if m.message_id not in chosen]
         header = 0 if anchor.conversation_id in conversations else count_tokens(conversation_header(anchor)) + 2
         # Short of room for both neighbours, the reply after an anchor comes
@@ -291,18 +281,6 @@ def _where_named(anchors: list[EvidenceMessage], question: str, messages: list[E
     naming = {m.conversation_id for m in messages if views(m).stems & names}
     kept = [a for a in anchors if a.conversation_id in naming]
     return kept or anchors
-
-
-def _reply_to(last: EvidenceMessage, at: dict[tuple[int, int], EvidenceMessage],
-              history: History | None) -> EvidenceMessage | None:
-    """The message after ``last`` where ``last`` asks a question (ends in a
-    question mark, in any script) and another person writes the next one."""
-    if not last.text.rstrip().endswith(("?", "？")):
-        return None
-    after = at.get((last.conversation_id, last.seq + 1))
-    if after is None and history is not None:
-        after = next(iter(history.messages_after(last.conversation_id, last.seq, 1)), None)
-    return after if after is not None and after.speaker != last.speaker else None
 
 
 def _without_superseded(candidate: list[EvidenceMessage], superseded: dict[int, int],
