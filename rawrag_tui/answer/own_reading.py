@@ -33,8 +33,8 @@ read: who writes a message is the import's, a name is matched by each
 language's terms.
 
 Turned off by leaving ``own_reading`` out of ``[answer] checks``. Measured
-in docs/answers.md ("An answer from someone else's line, read again from the
-asked person's own").
+in docs/answers.md ("An answer from someone else's lines, read again from
+the asked person's own").
 """
 
 from __future__ import annotations
