@@ -19,6 +19,7 @@ LOCOMO = SHARED / "data" / "locomo-conv-26.json"
 ENGLISH_CHATS = REPO / "bench" / "data" / "changed-facts.json"
 UNSEEN_CHATS = REPO / "bench" / "data" / "changed-facts-fresh.json"
 SECOND_CHATS = REPO / "bench" / "data" / "changed-facts-second.json"
+THIRD_CHATS = REPO / "bench" / "data" / "changed-facts-third.json"
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import ENGLISH_CHATS, needs_bundled_reader, write_chat
+from tests.conftest import ENGLISH_CHATS, THIRD_CHATS, needs_bundled_reader, write_chat
 from tests.test_later_reading import LEVEL, Answers, ListHistory, msg, read_by, result
 
 QUESTION = "Which city did Noor live in before she moved to Norwich?"
@@ -131,10 +131,11 @@ def test_an_answer_a_later_message_on_its_subject_first_names_is_read_again_as_a
 
 
 def test_the_three_earlier_messages_closest_to_the_question_are_read_last(embedder):
-    # Five messages before Norwich: read together, the reader names a school; the
-    # history holds nothing more. Its last try is the three of them closest to the question.
+    # Five messages before Norwich: read together, the reader names a school (from a
+    # line of Marcus's, not among the closest); the history holds nothing more. Its last
+    # try is the three of them closest to the question.
     chat = [msg(10, "The school run is chaos, St Oswald's gates shut at 8:45 sharp.", "2025-01-05T08:00:00",
-                "Noor"),
+                "Marcus"),
             NOOR[0], NOOR[1],
             msg(11, "The cat knocked a plant off the shelf.", "2025-03-01T10:00:00", "Noor"),
             msg(12, "Rain all week here.", "2025-03-02T10:00:00", "Marcus"), *NOOR[2:]]
@@ -204,22 +205,46 @@ def test_only_an_answer_that_repeats_the_question_with_earlier_messages_is_read_
 
 def test_the_answer_must_come_from_one_of_the_three_earlier_messages_closest_to_the_question():
     chat = [*NOOR[:2],
-            msg(6, "The cat knocked a plant off the shelf.", "2025-03-01T10:00:00", "Noor"),
-            msg(7, "Rain all week here.", "2025-03-02T10:00:00", "Marcus"), *NOOR[2:]]
-    scores = {1: 0.1, 2: 0.9, 6: 0.8, 7: 0.7}  # the home's embedder's, scripted: Durham's line is the 4th
+            msg(6, "Rain all week here in Leeds.", "2025-03-01T10:00:00", "Marcus"),
+            msg(7, "The cat knocked a plant off the shelf.", "2025-03-02T10:00:00", "Marcus"),
+            msg(8, "Pub quiz tonight, we came second.", "2025-03-03T10:00:00", "Marcus"), *NOOR[2:]]
+    scores = {1: 0.5, 2: 0.9, 6: 0.1, 7: 0.8, 8: 0.7}  # the home's embedder's, scripted: Leeds' line is the 5th
 
     def closeness(messages):
         return np.array([scores[m.message_id] for m in messages])
 
     assert earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
-                                        read_by(Answers("Durham")), closeness) is None
+                                        read_by(Answers("Leeds")), closeness) is None
     found = earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
                                          read_by(Answers("meetings")), closeness)
     assert found is not None and found.said_by == [NOOR[1]]
-    scores[1] = 0.75  # the 3rd closest: taken
+    scores[6] = 0.75  # the 3rd closest: taken
+    found = earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
+                                         read_by(Answers("Leeds")), closeness)
+    assert found is not None and found.said_by == [chat[2]]
+
+
+def test_a_line_of_the_person_asked_about_is_taken_from_the_three_of_theirs_closest_to_the_question():
+    # "It's blowing a gale here in Inverness" was the 5th closest to "Where did
+    # Morag live before she moved to Oban?" of her friend's questions and her own
+    # small talk, and the 3rd closest of her own lines.
+    chat = [*NOOR[:2],
+            msg(6, "The cat knocked a plant off the shelf.", "2025-03-01T10:00:00", "Noor"),
+            msg(7, "Rain all week here.", "2025-03-02T10:00:00", "Marcus"),
+            msg(8, "Pub quiz tonight, we came second.", "2025-03-03T10:00:00", "Marcus"),
+            msg(9, "Seed catalogues in bed again.", "2025-03-04T10:00:00", "Noor"), *NOOR[2:]]
+    scores = {1: 0.1, 2: 0.9, 6: 0.2, 7: 0.8, 8: 0.7, 9: 0.3}  # Durham's line: 6th of all, 3rd of Noor's
+
+    def closeness(messages):
+        return np.array([scores[m.message_id] for m in messages])
+
     found = earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
                                          read_by(Answers("Durham")), closeness)
     assert found is not None and found.said_by == [NOOR[0]]
+    chat.insert(2, msg(10, "Book club picked a thriller.", "2025-02-20T10:00:00", "Noor"))
+    scores[10] = 0.25  # now the 4th of Noor's lines: not taken
+    assert earlier_reading.read_earlier(QUESTION, "Norwich", chat, EvidenceViews(),
+                                        read_by(Answers("Durham")), closeness) is None
 
 
 SAM = [
@@ -395,3 +420,16 @@ def test_the_bundled_reader_reads_the_line_of_the_change_last(open_memory):
     assert answer.reader_said == "Corrib Labs" and answer.answer == "Aer Lingus", (answer.answer, answer.correction)
     assert "the first message that names it, and the message after it" in answer.correction
     assert answer.citations and all("Aer Lingus" in c.text for c in answer.citations)
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_takes_the_earlier_city_from_the_asked_persons_own_line(open_memory):
+    # The third unseen English set (bench/data): before "Oban", Morag's "It's blowing a gale
+    # here in Inverness" is the 5th closest of six messages to the question (her friend's
+    # questions are closer), and one of the three of her own lines.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(THIRD_CHATS, "locomo")
+    answer = mem.ask("Where did Morag live before she moved to Oban?", date="2026-02-22")
+    assert answer.answer == "Inverness", (answer.answer, answer.reader_said, answer.correction)
+    assert answer.reader_said == "Oban" and "the first that names it" in answer.correction
+    assert answer.citations and all("Inverness" in c.text and c.speaker == "Morag" for c in answer.citations)

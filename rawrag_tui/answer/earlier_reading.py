@@ -31,7 +31,14 @@ Chen Hao worked for before his new one, the reader read again named the city
 of an unrelated line, the sixth closest, where the right answers measured
 came from the closest or the second closest (a friend's "London is just
 grey" was closer to "which city did she live in" than her "Durham is
-freezing"). Where neither reading gives an answer that stands, the last try
+freezing"), or one of the three closest of the lines written by the person
+the question names: a fact of one's life is most often one's own line, and
+a friend's questions are closer to the question than its answer (before
+Morag's move to Oban, Thandi's "MORAG!!! where are you going??" and small
+talk came first, her own "It's blowing a gale here in Inverness" fifth of
+six; before Grady's new job, his "Five years at Northmoss Software" was
+outside the three closest of 17; the city of the Chinese line above was
+the friend's own). Where neither reading gives an answer that stands, the last try
 reads only the three of all those earlier messages closest to the question
 (answer/nearest_reading.py): asked where Amir lived before he moved to
 Glasgow, the 14 messages before it gave a school's name, their three
@@ -237,10 +244,22 @@ def _read_part(question: str, pool: dict[int, EvidenceMessage], messages: Sequen
     supported = match_sources(second, question, numbered, views)
     if not supported:
         return None
-    nearest = np.argsort(-closeness(numbered), kind="stable")[:NEAREST] + 1
-    if not set(supported) & {int(n) for n in nearest}:
+    if not set(supported) & _closest(question, numbered, messages, views, closeness):
         return None  # not taken from one of the earlier messages most about the question
     return second, [numbered[n - 1] for n in supported], chosen
+
+
+def _closest(question: str, numbered: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],
+             views: EvidenceViews, closeness: Callable[[list[EvidenceMessage]], np.ndarray]) -> set[int]:
+    """The numbers (1-based) of the :data:`NEAREST` of ``numbered`` closest to
+    the question, and of the :data:`NEAREST` closest among those the person
+    it asks about writes (a speaker of ``messages`` it names)."""
+    near = closeness(list(numbered))
+    keep = {int(n) + 1 for n in np.argsort(-near, kind="stable")[:NEAREST]}
+    named, _ = views.named(question, messages)
+    own = [n for n, m in enumerate(numbered) if m.speaker in named]
+    keep |= {own[int(i)] + 1 for i in np.argsort(-near[own], kind="stable")[:NEAREST]} if own else set()
+    return keep
 
 
 def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:
