@@ -20,6 +20,7 @@ ENGLISH_CHATS = REPO / "bench" / "data" / "changed-facts.json"
 UNSEEN_CHATS = REPO / "bench" / "data" / "changed-facts-fresh.json"
 SECOND_CHATS = REPO / "bench" / "data" / "changed-facts-second.json"
 THIRD_CHATS = REPO / "bench" / "data" / "changed-facts-third.json"
+GERMAN_CHATS = REPO / "bench" / "data" / "changed-facts-de.json"
 
 
 @pytest.fixture(autouse=True)

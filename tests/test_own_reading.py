@@ -11,7 +11,7 @@ from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import SECOND_CHATS, needs_bundled_reader
+from tests.conftest import GERMAN_CHATS, SECOND_CHATS, needs_bundled_reader
 from tests.test_later_reading import Answers, ListHistory, msg, read_by, result
 
 # Second unseen set: the bundled reader answered "Sandviken", the friend's old flat.
@@ -49,11 +49,45 @@ def test_the_first_answer_stands_unless_one_of_their_lines_supports_another(seco
 
 def test_an_answer_older_than_the_first_answers_source_is_not_taken():
     # Asked where Hattie works now, her own lines gave the school she had left: a line older
-    # than the one the first answer came from is no newer state.
+    # than the one the first answer came from is no newer state. Caspar wrote nothing after
+    # his last line to read again.
     reader = Answers("brewery")
     assert own_reading.read_own(QUESTION, "Sandviken", [CASPAR[4]], CASPAR, EvidenceViews(),
                                 read_by(reader)) is None
     assert len(reader.prompts) == 1  # it read, and did not take what it read
+
+
+# German unseen set: "In welcher Stadt wohnt Mehmet?" was answered "Berlin", from Anna's invitation;
+# over his own lines the reader said "Neukölln", his district before he moved.
+MEHMET = [
+    msg(1, "Ich sitz in Neukölln und schwitze, meine Dachwohnung ist ein Backofen", "2025-09-14T10:00:00",
+        "Mehmet"),
+    msg(2, "Wir sind nach Leipzig umgezogen, Nina hat dort die Professur bekommen", "2026-01-10T10:00:00",
+        "Mehmet"),
+    msg(3, "Leipzig! Wie schön. Welches Viertel?", "2026-01-10T10:05:00", "Anna"),
+    msg(4, "Kommt ihr mal nach Berlin? Dann stell ich ihn euch vor", "2026-02-21T10:00:00", "Anna"),
+    msg(5, "Im März bestimmt.", "2026-02-21T10:05:00", "Mehmet"),
+]
+MEHMET_Q = "In welcher Stadt wohnt Mehmet?"
+
+
+def test_from_an_older_state_of_theirs_their_lines_after_it_are_read_once_more():
+    reader = Answers("Neukölln", "Leipzig")
+    found = own_reading.read_own(MEHMET_Q, "Berlin", [MEHMET[3]], MEHMET, EvidenceViews(), read_by(reader))
+    assert found is not None and found.text == "Leipzig" and found.after == "Neukölln"
+    assert [m.message_id for m in found.said_by] == [2]
+    assert "Neukölln" in reader.prompts[0] and "Neukölln" not in reader.prompts[1]
+    assert "Nina hat dort" in reader.prompts[1] and "Berlin" not in reader.prompts[1]
+    assert own_reading.explain("Berlin", [4], found, [2]) == (
+        'the reader said "Berlin" from [4], written by someone else; read again from the 3 messages Mehmet '
+        'wrote, it said "Neukölln", older than [4]; from their messages after that one, it answered from [2]')
+
+
+@pytest.mark.parametrize("third", ["Neukölln", "Berlin", "Dresden", NOT_IN_HISTORY])
+def test_the_lines_after_an_older_state_must_say_something_new_that_they_hold(third):
+    reader = Answers("Neukölln", third)
+    assert own_reading.read_own(MEHMET_Q, "Berlin", [MEHMET[3]], MEHMET, EvidenceViews(), read_by(reader)) is None
+    assert len(reader.prompts) == 2
 
 
 @pytest.mark.parametrize(("question", "sources"), [
@@ -110,3 +144,15 @@ def test_the_bundled_reader_read_again_over_caspars_own_lines(open_memory):
     assert answer.answer == "Vlaskop Brewery", (answer.answer, answer.reader_said, answer.correction)
     assert answer.reader_said == "Sandviken" and "messages Caspar wrote" in answer.correction
     assert answer.citations and all("Vlaskop Brewery" in c.text for c in answer.citations)
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_reads_mehmets_lines_after_his_old_district(open_memory):
+    # The German set (bench/data): "Berlin" came from Anna's invitation; over Mehmet's own lines the
+    # reader said "Neukölln", where he lived before; over his lines after that one, "Leipzig".
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(GERMAN_CHATS, "locomo")
+    answer = mem.ask(MEHMET_Q, date="2026-02-21")
+    assert answer.answer == "Leipzig", (answer.answer, answer.reader_said, answer.correction)
+    assert answer.reader_said == "Berlin" and 'it said "Neukölln", older than' in answer.correction
+    assert answer.citations and all("Leipzig" in c.text and c.speaker == "Mehmet" for c in answer.citations)

@@ -22,7 +22,14 @@ later than the first answer's earliest source. Asked where Jess's brother
 lives (no message says), the reader read again over Jess's lines answered
 "New York", a guess one of them shared "new" with; and over Hattie's lines,
 asked where she works now, the school she had left, from a line older than
-the one the first answer came from. Otherwise the first stands,
+the one the first answer came from. Where that is the only gate the second
+answer fails, it is an older state of theirs, and their lines after its
+line are read once more, alone: asked in German which city Mehmet lives in,
+the reader said "Berlin" from Anna's "Kommt ihr mal nach Berlin?", over his
+own lines "Neukölln" (his district before the move), and over his lines
+after that one "Leipzig". That third answer must pass the same gates but
+the last (it is later than an older state of theirs by construction), and
+be neither of the two before. Otherwise the first stands,
 and the check someone_else may still find it is another person's line about
 their own life.
 
@@ -64,6 +71,8 @@ class OwnReading:
     said_by: list[EvidenceMessage]
     read: int
     asked: str  #: the person (or people) whose lines were read, for the note
+    #: Their older state, read first, where the answer is from their lines after it.
+    after: str = ""
 
 
 def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],
@@ -82,23 +91,47 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     own = [m for m in messages if m.speaker in named]
     if not own:
         return None
-    text, numbered = render(own, {m.message_id: views(m).body for m in own}, latest)
+    found = _read_lines(question, first, own, messages, views, read, latest)
+    if found is None:
+        return None
+    second, said_by = found
+    since = min((m.timestamp or "" for m in sources), default="")
+    if any((m.timestamp or "") > since for m in said_by):
+        return OwnReading(second, said_by, len(own), "/".join(sorted(named)))
+    # None of it later than what the first answer came from: an older state of
+    # theirs. Their lines after it are read once more, alone.
+    until = max(m.timestamp or "" for m in said_by)
+    newer = [m for m in own if (m.timestamp or "") > until]
+    found = _read_lines(question, first, newer, messages, views, read, latest, also=second) if newer else None
+    if found is None:
+        return None
+    return OwnReading(found[0], found[1], len(own), "/".join(sorted(named)), after=second)
+
+
+def _read_lines(question: str, first: str, lines: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],
+                views: EvidenceViews, read: Callable[[str], str], latest: frozenset[int] | set[int],
+                also: str = "") -> tuple[str, list[EvidenceMessage]] | None:
+    """The reader's answer over ``lines`` and the lines that hold every word of
+    it, where it is no abstention, neither ``first`` nor ``also`` again, no
+    restatement of the question and not only a person's name; else None."""
+    text, numbered = render(lines, {m.message_id: views(m).body for m in lines}, latest)
     second = read(text).strip()
-    if (not second or is_abstention(second) or same_answer(second, first) or restates(question, second, first)
-            or only_people(second, messages)):
+    if (not second or is_abstention(second) or same_answer(second, first) or (also and same_answer(second, also))
+            or restates(question, second, first) or only_people(second, messages)):
         return None
     said = query_terms(second) - query_terms(question)
     whole = {n for n, held, _ in naming(second, question, numbered, views) if held == len(said)}
     supported = [n for n in match_sources(second, question, numbered, views) if n in whole]
-    since = min((m.timestamp or "" for m in sources), default="")
-    if not supported or not any((numbered[n - 1].timestamp or "") > since for n in supported):
-        return None  # none of it later than what the first answer came from: an older state
-    return OwnReading(second, [numbered[n - 1] for n in supported], len(own), "/".join(sorted(named)))
+    return (second, [numbered[n - 1] for n in supported]) if supported else None
 
 
 def explain(first: str, sources: Sequence[int], reading: OwnReading, numbers: Sequence[int]) -> str:
     """The note under the answer: what the reader said first, from whose lines, and what it read again."""
     said = ", ".join(f"[{n}]" for n in sources)
     now = ", ".join(f"[{n}]" for n in numbers)
-    return (f'the reader said "{first}" from {said}, written by someone else; read again from the '
-            f"{reading.read} message{'s' if reading.read != 1 else ''} {reading.asked} wrote, it answered from {now}")
+    start = (f'the reader said "{first}" from {said}, written by someone else; read again from the '
+             f"{reading.read} message{'s' if reading.read != 1 else ''} {reading.asked} wrote, ")
+    if reading.after:
+        return (start + f'it said "{reading.after}", older than {said}; from their messages after that one, '
+                f"it answered from {now}")
+    return start + f"it answered from {now}"
