@@ -79,6 +79,24 @@ def test_a_stated_answer_is_kept_and_an_unstated_date_gives_way_to_the_latest_st
     assert latest_stated_date(QUESTION, [TRIP[2], TRIP[3]]) is None
 
 
+def test_a_year_alone_gives_way_to_the_day_a_message_on_the_subject_states_in_it():
+    # "Wann war Lenas Einweihungsparty?" was answered "2025", and "What date was Morag's cataract
+    # operation first booked for?" "2025": the messages state the day.
+    for said in ("2026", "(2026)", " 2026. "):
+        fixed = second_pass(QUESTION, said, TRIP)
+        assert fixed is not None and (fixed.message, fixed.text) == (2, "3 May 2026"), said
+    assert explain("2026", second_pass(QUESTION, "2026", TRIP)) == (
+        'the reader said "2026", a year alone; [2], the latest message on this that states a date, says 3 May 2026')
+    first = second_pass("When was the Fontainebleau trip first planned?", "2026", TRIP, earlier=True)
+    assert first is not None and (first.message, first.text) == (1, "12 April 2026")
+    # A day of another year is another event ("2022", asked when Melanie painted a sunrise): kept.
+    assert second_pass(QUESTION, "2025", TRIP) is None
+    # A month, or any word beside the year, is more than a year: judged as any date.
+    assert second_pass(QUESTION, "May 2026", TRIP) is None and second_pass(QUESTION, "2026年", TRIP) is None
+    # Not a "when" question: a year may be the answer ("What year did she start?" is no date to find).
+    assert second_pass("Which year is on the trip's poster?", "2026", TRIP) is None
+
+
 def test_a_date_is_stated_by_its_day_not_by_digits_another_language_shares():
     # "6 June 2025" holds every digit of "6月3日" sent in 2025 (6, 2025); it is not that day.
     visa = [msg(1, "去了，6月3日面完了，签证也过了，不过展会轮不到我了", "2025-06-15T22:15:00Z", "陈浩")]
@@ -276,12 +294,14 @@ def test_once_a_planned_day_came_a_later_date_on_the_subject_is_another_event():
     came = second_pass(question, "2025", KNEE)
     # [3] plans the day, [5] says it came (the same date again), and [7]'s run is another event.
     assert came is not None and (came.message, came.text, came.happened) == (3, "19 June 2025", True)
-    assert explain("2025", came) == ('the reader said "2025", what an earlier message said; [3], the latest '
+    assert explain("2025", came) == ('the reader said "2025", a year alone; [3], the latest '
                                      "message on this that states a date, up to the one saying the day came, "
                                      "says 19 June 2025")
     # Without the message saying it went ahead, the latest date stated on the subject stands.
-    latest = second_pass(question, "2025", [m for m in KNEE if m.message_id != 5])
+    latest = latest_stated_date(question, [m for m in KNEE if m.message_id != 5])
     assert latest is not None and (latest.text, latest.happened) == ("14 March 2026", False)
+    # ... and a year alone, "2025", is not a day of 2026's: it stays.
+    assert second_pass(question, "2025", [m for m in KNEE if m.message_id != 5]) is None
 
 
 def test_a_first_plans_day_another_event_happens_on_later_is_no_answer():

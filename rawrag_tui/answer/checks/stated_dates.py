@@ -22,6 +22,14 @@ that needs no model:
   "19 June, 8am"), with no plan after it, the dates stated on the subject later
   are other events ("Ran 5k yesterday for the first time since the op"): the
   latest is taken from before them (:func:`came_by`);
+- a year alone ("2025") answers no "when" question a message answers with a
+  day: where the latest statement on the subject (the earliest, asked about
+  an earlier state) states a day of that year, that day is the answer
+  ("Wann war Lenas Einweihungsparty?" "2025" -> "28. Juni 2025"); a day of
+  another year is another event, and the year stays (LoCoMo's "When did
+  Melanie paint a sunrise?" "2022" is right, and the latest statement on it
+  is of 2023). Any word beside the year ("June 2023", "2025年") makes it a
+  date like any other;
 - the reader's own words are kept beside it, so the faces can say what was
   replaced and why.
 
@@ -63,6 +71,8 @@ from .base import Correction
 
 #: The setting's name for this check (``[answer] checks``).
 NAME = "stated_dates"
+#: A year alone, as digits, with no word beside it ("2025", "(2025)").
+_YEAR_ONLY = re.compile(r"[\W_]*(?:19|20)\d{2}[\W_]*")
 
 
 def asks_when(question: str) -> bool:
@@ -101,6 +111,13 @@ def is_stated(answer: str, messages: Sequence[EvidenceMessage], views: EvidenceV
         return not (written and view.stated_days) or all(lang.writes_day(view.stated_days, w) for w in written)
 
     return any(states(m) for m in messages)
+
+
+def year_only(answer: str) -> bool:
+    """Whether ``answer`` is a year and nothing else ("2025", "(2025)"): no day
+    nor month, which a "when" question asks for where a message states them.
+    Any word beside the year ("June 2023", "2025年") is more than a year."""
+    return bool(_YEAR_ONLY.fullmatch(answer.strip()))
 
 
 def plans(answer: str, message: EvidenceMessage, views: EvidenceViews) -> bool:
@@ -290,7 +307,13 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     unstated_today = holds_today(said, today) and not lang.asks_about_now(question)
     if not (asks_when(question) or unstated_today):
         return None
-    stated = is_stated(said, messages, views)
+    # A year alone, where a message on the subject states the day in that year: that day. A
+    # date of another year is another event ("2022", asked when Melanie painted a sunrise).
+    year = asks_when(question) and year_only(said)
+    stated = is_stated(said, messages, views) and not year
+    if year:
+        found = (earliest_stated_date if earlier else latest_stated_date)(question, messages, views)
+        return found if found is not None and _numbers(said) <= _numbers(found.text) else None
     if earlier and asks_when(question):
         found = earliest_stated_date(question, messages, views, unless=said if stated else "")
     elif stated and not asks_when(question):
@@ -315,6 +338,8 @@ def explain(answer: str, correction: Correction) -> str:
                   f"saying the day came, says {correction.text}")
     else:
         latest = f"[{correction.message}], the latest message on this that states a date, says {correction.text}"
+    if year_only(answer):
+        return f'the reader said "{answer}", a year alone; {latest}'
     if correction.superseded:
         return f'the reader said "{answer}", what an earlier message said; {latest}'
     return f'the reader said "{answer}", which no message says; {latest}'
