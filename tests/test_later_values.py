@@ -184,3 +184,37 @@ def test_part_of_a_value_a_later_message_changed_gives_way_to_the_later_value():
     answer = answer_question(question, result, lambda: OneAnswer("900333"), prompt_style="plain")
     assert answer.answer == "07700 900333" and answer.reader_said == "900333"
     assert [c.external_id for c in answer.citations] == ["m2"]
+
+
+def zh(mid, text, ts, speaker="邓凯"):
+    return EvidenceMessage(mid, f"z{mid}", 7, "许悦 & 邓凯", mid, ts, speaker, "user", text)
+
+
+# The unseen Chinese set: the line giving the new number names the old one too.
+NUMBERS = [
+    zh(1, "你手机号多少来着？给你寄点老友粉，快递要填电话", "2025-03-02T10:00:00Z", "许悦"),
+    zh(2, "13925714406，谢谢老板！", "2025-03-02T10:01:00Z"),
+    zh(3, "对了我手机号换了，以后打18820396617，原来那个13925714406月底就停了", "2025-06-08T10:00:00Z"),
+    zh(4, "好，备注改了", "2025-06-08T10:01:00Z", "许悦"),
+]
+
+
+def test_a_line_bringing_in_a_new_value_beside_the_old_one_replaces_it():
+    fixed = later_value("邓凯的手机号是多少？", "13925714406", NUMBERS)
+    assert fixed is not None and (fixed.message, fixed.text, fixed.superseded) == (3, "18820396617", True)
+    assert later_value("邓凯的手机号是多少？", "18820396617", NUMBERS) is None
+    # The same in English, where the new number is not the one nearest the question's words.
+    english = [msg(1, "My number is 07700 900877 if you need it.", "2025-01-05T10:00:00Z"),
+               msg(2, "Phone news: 07700 900877 is dead, lost the SIM. Use 07700 900461 from now on.",
+                   "2025-06-01T10:00:00Z")]
+    fixed = later_value("What is Sam's phone number?", "07700 900877", english)
+    assert fixed is not None and fixed.text == "07700 900461"
+
+
+def test_a_line_writing_the_value_beside_one_already_written_states_it_again():
+    # Both numbers were written before: the line brings in nothing new, and the value stands.
+    listed = [*NUMBERS[:3], zh(5, "两个号都记着吧：13925714406 和 18820396617", "2025-07-01T10:00:00Z")]
+    assert later_value("邓凯的手机号是多少？", "18820396617", listed) is None
+    # With no earlier message writing the value, a line writing two new ones replaces nothing.
+    first = [zh(6, "我有两个号：13925714406 和 18820396617", "2025-03-02T10:00:00Z")]
+    assert later_value("邓凯的手机号是多少？", "13925714406", first) is None

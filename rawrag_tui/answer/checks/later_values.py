@@ -20,8 +20,14 @@ recognisable kind gets a second look that needs no model:
   linked it by meaning, answer/timeline.py),
   states a different value of the same kind (another chat's e-mail address
   is someone else's, not a newer one);
+- a message that writes the value beside another of its kind that no
+  earlier message writes, where an earlier one wrote the value, states that
+  new one, not the value again (邓凯's line giving his new number,
+  18820396617, names the old one, 13925714406, to say it ends); which
+  value is new is which was never written before, in any language;
 - then the latest such message's value (the one nearest a subject word in
-  it) is the answer, cited, and the reader's own words are kept beside it.
+  it, or the new one it brings in) is the answer, cited, and the reader's
+  own words are kept beside it.
 
 A value no message states is left alone (a guess is flagged elsewhere, not
 corrected here), and so is one that the latest message on the subject
@@ -145,11 +151,30 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         if _norm(latest_value) != _norm(value) or _norm(first[2]) == _norm(value):
             return None
         return Correction(first[1], first[2], earlier=True, superseded=True)
-    stated_until = max(m.timestamp or "" for m in sources)
+    # A line that writes the value beside another of its kind that no earlier message writes, where
+    # an earlier one wrote the value, gives the new one: the line giving 邓凯's new number, which
+    # names the old one to say it ends, does not state the old number again, it replaces it.
+    replacing = {m.message_id: new for m in sources
+                 if any((s.timestamp or "") < (m.timestamp or "") for s in sources)
+                 and (new := _introduced(m, kind, value, messages, views)) is not None}
+    stated = [(sent, n, replacing.get(messages[n - 1].message_id, other)) for sent, n, other in stated]
+    stated_until = max(m.timestamp or "" for m in sources if m.message_id not in replacing)
     later = [s for s in stated if s[0] > stated_until]
     if not later or _norm(later[-1][2]) == _norm(value):
         return None
     return Correction(later[-1][1], later[-1][2], superseded=True)
+
+
+def _introduced(message: EvidenceMessage, kind: str, value: str, messages: Sequence[EvidenceMessage],
+                views: EvidenceViews) -> str | None:
+    """A value of ``kind`` that ``message`` writes beside ``value`` and no message
+    of ``messages`` sent before it writes: the one it brings in."""
+    before = [_norm(views(m).text) for m in messages if m.timestamp and m.timestamp < (message.timestamp or "")]
+    for found in _values(kind, views(message).text):
+        new = _norm(found.group())
+        if new != _norm(value) and not any(new in text for text in before):
+            return found.group()
+    return None
 
 
 def _whole_value(question: str, said: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
