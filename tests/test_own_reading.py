@@ -135,24 +135,19 @@ def test_left_out_of_the_checks_the_first_answer_stands(embedder):
 
 
 @needs_bundled_reader
-def test_the_bundled_reader_read_again_over_caspars_own_lines(open_memory):
+@pytest.mark.parametrize(("chats", "question", "asked_on", "first", "right", "note", "writer"), [
     # The second unseen English set (bench/data): the first reading took "Sandviken" from lines
     # Solveig wrote of her old flat; Caspar's own lines say where he works.
+    (SECOND_CHATS, QUESTION, "2026-04-12", "Sandviken", "Vlaskop Brewery", "messages Caspar wrote", "Caspar"),
+    # The German set: "Berlin" came from Anna's invitation; over Mehmet's own lines the reader
+    # said "Neukölln", where he lived before; over his lines after that one, "Leipzig".
+    (GERMAN_CHATS, MEHMET_Q, "2026-02-21", "Berlin", "Leipzig", 'it said "Neukölln", older than', "Mehmet"),
+])
+def test_the_bundled_reader_reads_the_asked_persons_own_lines(open_memory, chats, question, asked_on, first,
+                                                              right, note, writer):
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
-    mem.import_path(SECOND_CHATS, "locomo")
-    answer = mem.ask(QUESTION, date="2026-04-12")
-    assert answer.answer == "Vlaskop Brewery", (answer.answer, answer.reader_said, answer.correction)
-    assert answer.reader_said == "Sandviken" and "messages Caspar wrote" in answer.correction
-    assert answer.citations and all("Vlaskop Brewery" in c.text for c in answer.citations)
-
-
-@needs_bundled_reader
-def test_the_bundled_reader_reads_mehmets_lines_after_his_old_district(open_memory):
-    # The German set (bench/data): "Berlin" came from Anna's invitation; over Mehmet's own lines the
-    # reader said "Neukölln", where he lived before; over his lines after that one, "Leipzig".
-    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
-    mem.import_path(GERMAN_CHATS, "locomo")
-    answer = mem.ask(MEHMET_Q, date="2026-02-21")
-    assert answer.answer == "Leipzig", (answer.answer, answer.reader_said, answer.correction)
-    assert answer.reader_said == "Berlin" and 'it said "Neukölln", older than' in answer.correction
-    assert answer.citations and all("Leipzig" in c.text and c.speaker == "Mehmet" for c in answer.citations)
+    mem.import_path(chats, "locomo")
+    answer = mem.ask(question, date=asked_on)
+    assert answer.answer == right, (answer.answer, answer.reader_said, answer.correction)
+    assert answer.reader_said == first and note in answer.correction
+    assert answer.citations and all(right in c.text and c.speaker == writer for c in answer.citations)
