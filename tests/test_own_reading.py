@@ -105,6 +105,18 @@ def test_nothing_is_read_again_where_the_answer_is_not_only_someone_elses(questi
     assert reader.prompts == []
 
 
+def test_a_line_of_a_chat_the_person_is_not_in_is_left_to_someone_else():
+    # In a haystack, "Which instrument does Greta play?" took Melanie's clarinet from another chat;
+    # read again over Greta's lines, the reader picked "chips". Nothing is read again.
+    clarinet = msg(9, "I play clarinet in a community band.", "2023-05-01T10:00:00", "Melanie", conv=2)
+    greta = [msg(1, "Fish and chips by the harbour tonight.", "2025-03-01T10:00:00", "Greta"),
+             msg(2, "Sounds perfect.", "2025-03-01T10:05:00", "Ewan")]
+    reader = Answers("chips")
+    assert own_reading.read_own("Which instrument does Greta play?", "clarinet", [clarinet], [*greta, clarinet],
+                                EvidenceViews(), read_by(reader)) is None
+    assert reader.prompts == []
+
+
 def test_japanese_lines_are_read_by_their_writer():
     chat = [msg(1, "富山の冬は寒いけど楽しいよ。", "2025-01-10T10:00:00", "沙織"),
             msg(2, "四月からメルカリで働いてる。", "2025-04-10T10:00:00", "大輝"),

@@ -33,6 +33,11 @@ be neither of the two before. Otherwise the first stands,
 and the check someone_else may still find it is another person's line about
 their own life.
 
+Not where a line the answer came from is of a chat the person does not
+write in: in a haystack of LoCoMo's long chats, asked which instrument
+Greta plays (no message says), the reader took Melanie's clarinet from
+another chat, and read again over Greta's four lines it answered "chips";
+that first answer is someone_else's to turn into "not in your history".
 Not for a "when" question or an answer that is a value (a clock time, a
 number, an address: answer/values.py), which the checks own; nor for a
 question about the past, nor a yes-or-no one. No word of any language is
@@ -89,8 +94,8 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     if not named or any(m.speaker in named or views(m).stems & people for m in sources):
         return None
     own = [m for m in messages if m.speaker in named]
-    if not own:
-        return None
+    if not own or any(views.circle(m) not in {views.circle(o) for o in own} for m in sources):
+        return None  # a line of a chat they are not in says nothing of them (someone_else's to judge)
     found = _read_lines(question, first, own, messages, views, read, latest)
     if found is None:
         return None
