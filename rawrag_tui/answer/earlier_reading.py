@@ -84,7 +84,7 @@ from .checks.support import match_sources
 from .evidence import EvidenceViews
 from .history import in_time_order
 from .later_reading import only_people
-from .nearest_reading import NEAREST, read_nearest
+from .nearest_reading import NEAREST, closest, read_nearest
 from .packing import render
 from .prompts import is_abstention
 
@@ -254,12 +254,10 @@ def _closest(question: str, numbered: Sequence[EvidenceMessage], messages: Seque
     """The numbers (1-based) of the :data:`NEAREST` of ``numbered`` closest to
     the question, and of the :data:`NEAREST` closest among those the person
     it asks about writes (a speaker of ``messages`` it names)."""
-    near = closeness(list(numbered))
-    keep = {int(n) + 1 for n in np.argsort(-near, kind="stable")[:NEAREST]}
     named, _ = views.named(question, messages)
-    own = [n for n, m in enumerate(numbered) if m.speaker in named]
-    keep |= {own[int(i)] + 1 for i in np.argsort(-near[own], kind="stable")[:NEAREST]} if own else set()
-    return keep
+    own = [m for m in numbered if m.speaker in named]
+    chosen = {m.message_id for m in [*closest(numbered, closeness), *(closest(own, closeness) if own else [])]}
+    return {n for n, m in enumerate(numbered, 1) if m.message_id in chosen}
 
 
 def explain(first: str, reading: EarlierReading, numbers: Sequence[int]) -> str:

@@ -94,7 +94,8 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     if not named or any(m.speaker in named or views(m).stems & people for m in sources):
         return None
     own = [m for m in messages if m.speaker in named]
-    if not own or any(views.circle(m) not in {views.circle(o) for o in own} for m in sources):
+    theirs = {views.circle(m) for m in own}
+    if not own or any(views.circle(m) not in theirs for m in sources):
         return None  # a line of a chat they are not in says nothing of them (someone_else's to judge)
     found = _read_lines(question, first, own, messages, views, read, latest)
     if found is None:

@@ -307,13 +307,12 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     unstated_today = holds_today(said, today) and not lang.asks_about_now(question)
     if not (asks_when(question) or unstated_today):
         return None
-    # A year alone, where a message on the subject states the day in that year: that day. A
-    # date of another year is another event ("2022", asked when Melanie painted a sunrise).
-    year = asks_when(question) and year_only(said)
-    stated = is_stated(said, messages, views) and not year
-    if year:
+    if asks_when(question) and year_only(said):
+        # A year alone, where a message on the subject states the day in that year: that day. A
+        # date of another year is another event ("2022", asked when Melanie painted a sunrise).
         found = (earliest_stated_date if earlier else latest_stated_date)(question, messages, views)
         return found if found is not None and _numbers(said) <= _numbers(found.text) else None
+    stated = is_stated(said, messages, views)
     if earlier and asks_when(question):
         found = earliest_stated_date(question, messages, views, unless=said if stated else "")
     elif stated and not asks_when(question):
