@@ -178,7 +178,7 @@ class ReaderSettings:
 #: The answer checks there are (answer/checks), in the order they run by default.
 ANSWER_CHECKS = ("cancelled_plans", "stated_dates", "later_values", "repeats_question", "later_reading",
                  "ended_reading", "own_reading", "earlier_reading", "yes_no_reading", "nearest_reading",
-                 "someone_else", "chat_partner")
+                 "avoided_reading", "someone_else", "chat_partner")
 
 
 @dataclass(frozen=True)
@@ -215,6 +215,10 @@ class AnswerSettings:
     #: of that reading replaces the first; "nearest_reading": a question about now whose answer
     #: "repeats_question" made "Not in your history." is read again over the three evidence
     #: messages closest to it in meaning, and an answer one of them supports replaces it;
+    #: "avoided_reading": an answer that only repeated the question and is still "Not in your
+    #: history." after these is read again from the same evidence with that answer and the names
+    #: of the evidence's speakers not to be written (the bundled llama.cpp reader only), and an
+    #: answer that is part of a line the person asked about wrote replaces it;
     #: "someone_else": an answer to a question about a person of the chat that comes only from
     #: lines another person wrote in the first person about their own life ("I need to be in
     #: Bristol", asked where Jess's brother lives) becomes "Not in your history.";

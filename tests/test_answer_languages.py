@@ -179,7 +179,7 @@ def test_checks_setting_is_typed_and_refuses_unknown_names_in_one_line(tmp_path,
     assert str(exc.value) == ("setting answer.checks: unknown name 'stated_date'; "
                               "known: cancelled_plans, stated_dates, later_values, repeats_question, later_reading, "
                               "ended_reading, own_reading, earlier_reading, yes_no_reading, nearest_reading, "
-                              "someone_else, chat_partner")
+                              "avoided_reading, someone_else, chat_partner")
     (tmp_path / "config.toml").write_text("[answer]\nchecks = 3\n")
     with pytest.raises(UserError, match="not a list of names"):
         load_settings(tmp_path)
@@ -187,6 +187,7 @@ def test_checks_setting_is_typed_and_refuses_unknown_names_in_one_line(tmp_path,
 
 def test_every_check_can_be_turned_off():
     from rawrag_tui.answer import (
+        avoided_reading,
         chat_partner,
         earlier_reading,
         ended_reading,
@@ -201,9 +202,9 @@ def test_every_check_can_be_turned_off():
     # Every name is a check of the answer's text, a second reading or the final answer's sources
     # (off: tests/test_later_reading.py, tests/test_ended_reading.py, tests/test_earlier_reading.py,
     # tests/test_yes_no_reading.py, tests/test_nearest_reading.py, tests/test_someone_else.py,
-    # tests/test_chat_partner.py, tests/test_own_reading.py).
+    # tests/test_chat_partner.py, tests/test_own_reading.py, tests/test_avoided_reading.py).
     readings = {later_reading.NAME, ended_reading.NAME, own_reading.NAME, earlier_reading.NAME, yes_no_reading.NAME,
-                nearest_reading.NAME, someone_else.NAME, chat_partner.NAME}
+                nearest_reading.NAME, avoided_reading.NAME, someone_else.NAME, chat_partner.NAME}
     assert set(BY_NAME) | readings == set(ANSWER_CHECKS)
     result = result_of(QUESTION, TRIP)
     on = answer_question(QUESTION, result, lambda: OneAnswer("4 May 2026"), prompt_style="plain")

@@ -376,3 +376,22 @@ def test_thinking_is_switched_off_through_the_template(llama, monkeypatch):
 
     monkeypatch.setattr(llama, "_formatter", Jinja2ChatFormatter(template=QWEN3_TAIL, eos_token="", bos_token=""))
     assert llama.render("hi").endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+
+
+@pytest.mark.reader
+@needs_reader
+def test_an_answer_avoiding_words_writes_none_of_their_tokens(reader, llama):
+    # answer/avoided_reading.py: the child process's llama.cpp, told not to write a word.
+    prompt = "Which city is the capital of France? Answer with the city's name only."
+    first = "".join(reader.answer(prompt, max_tokens=12)).strip()
+    assert "Paris" in first
+    second = "".join(reader.answer_avoiding(prompt, ["Paris"], max_tokens=12))
+    assert "Paris" not in second and second.strip()
+    # The tokens are the word's, as written and after a space; a token with no letter
+    # or digit (the full stop an answer ends with) is never avoided.
+    ids = llama.avoided_tokens(["Paris."])
+    spelled = {llama._vocab.token_get_text(i) for i in ids}
+    assert ids and all(any(c.isalnum() for c in t) for t in spelled)
+    assert ids >= llama.avoided_tokens(["Paris"])
+    # The answer as before, after the reading that avoided a word (no bias is left behind).
+    assert "".join(reader.answer(prompt, max_tokens=12)).strip() == first

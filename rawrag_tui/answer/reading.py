@@ -18,11 +18,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from ..lang import asks_about_now, asks_yes_no
-from ..models.protocols import Reader
+from ..models.protocols import AvoidingReader, Reader
 from ..progress import Progress
 from ..search.types import EvidenceMessage, SearchResult
 from ..settings import ANSWER_CHECKS
 from . import (
+    avoided_reading,
     chat_partner,
     earlier_reading,
     ended_reading,
@@ -293,6 +294,24 @@ def answer_question(
                 correction = earlier_reading.explain(first, before, numbers)
                 filt.cited, how = numbers, "matched"
         timings["reread"] = time.perf_counter() - started
+    if (avoided_reading.NAME in active and corrected is not None and is_abstention(answer)
+            and not asks_yes_no(question) and isinstance(model, AvoidingReader)):
+        # Still "not in your history" after an answer that only repeated the question:
+        # the same prompt once more, that answer and the chat's names not to be written.
+        avoiding = model
+        first_said = CITATION.sub("", reader_said).strip()
+
+        def read_avoiding(avoid: Sequence[str]) -> str:
+            second = CitationFilter(len(packed.messages))
+            return tidy("".join(_stream(avoiding.answer_avoiding(prompt, avoid, max_tokens=answer_tokens),
+                                        second, None, {"start": time.perf_counter()})))
+
+        started = time.perf_counter()
+        avoided = avoided_reading.read_avoiding(question, first_said, packed.messages, views, read_avoiding, earlier)
+        if avoided is not None:
+            answer, correction = avoided.text, avoided_reading.explain(first_said, avoided)
+            filt.cited, how = avoided.sources, "matched"
+        timings["avoided"] = time.perf_counter() - started
     evidence = [*packed.messages, *read_too]
     citations = [Citation.of(n, evidence[n - 1], how) for n in filt.cited]
     unsupported = False

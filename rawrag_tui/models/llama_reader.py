@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 #: Rendering an empty user turn and a real one can merge tokens differently at
 #: the seams; this many tokens are kept back for that.
 _TEMPLATE_SLACK = 8
+#: The logit bias on a token the answer must not write: llama.cpp adds it to
+#: the token's logit, and -100 puts it below every other at temperature 0.
+AVOIDED_BIAS = -100.0
 #: Contexts are allocated in steps of this many tokens, so a run of questions
 #: of similar size reuses one context instead of reloading for each.
 _CONTEXT_STEP = 1024
@@ -449,6 +452,25 @@ class LlamaReader:
     def answer(self, prompt: str, max_tokens: int = 256,
                on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         """Stream the answer; ``on_progress(done, total)`` while the prompt is read."""
+        return self._answer(prompt, max_tokens, on_progress, ())
+
+    def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
+        """Stream the answer with none of the tokens of ``avoid`` written
+        (models/protocols.py, AvoidingReader)."""
+        return self._answer(prompt, max_tokens, None, avoid)
+
+    def avoided_tokens(self, avoid: Sequence[str]) -> set[int]:
+        """The token ids that spell ``avoid``, as written and after a space (a
+        word's first token differs after a space in most vocabularies), less
+        those with no letter or digit: a full stop or a space the answer needs."""
+        ids: set[int] = set()
+        for word in avoid:
+            for variant in (word, " " + word):
+                ids.update(self._vocab.tokenize(variant.encode("utf-8"), add_bos=False, special=False))
+        return {i for i in ids if any(c.isalnum() for c in self._vocab.token_get_text(i))}
+
+    def _answer(self, prompt: str, max_tokens: int, on_progress: Callable[[int, int], None] | None,
+                avoid: Sequence[str]) -> Iterator[str]:
         tokens = self._prompt_tokens(prompt)
         room = self.max_context - len(tokens)
         if room < 16:
@@ -467,6 +489,7 @@ class LlamaReader:
             repeat_penalty=1.0,
             stop=[s for s in {self._eos_text, "<|im_end|>", "<|endoftext|>", "<|eot_id|>"} if s],
             stream=True,
+            logit_bias={i: AVOIDED_BIAS for i in self.avoided_tokens(avoid)} if avoid else None,
         )
         think = ThinkFilter()
         for chunk in stream:

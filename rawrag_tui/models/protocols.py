@@ -75,3 +75,16 @@ class Reader(Protocol):
     def close(self) -> None:
         """Frees the model (its memory, or its child process) when Memory swaps or closes it."""
         ...
+
+
+@runtime_checkable
+class AvoidingReader(Protocol):
+    """A reader that can be told which words not to write (llama.cpp's logit
+    bias on their tokens). answer/avoided_reading.py reads again with it; a
+    server's OpenAI API takes a bias only by the served model's token ids,
+    which rawrag cannot know, so the served reader is not one."""
+
+    def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
+        """Streams the answer to ``prompt`` (temperature 0) with no token of
+        any of ``avoid`` (as written or after a space) written."""
+        ...

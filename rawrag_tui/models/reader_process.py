@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -220,8 +220,17 @@ class ReaderProcess:
 
     def answer(self, prompt: str, max_tokens: int = 256,
                on_progress: ProgressCallback | None = None) -> Iterator[str]:
+        return self._answer({"op": "answer", "prompt": prompt, "max_tokens": max_tokens}, on_progress)
+
+    def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
+        """The child's llama.cpp answer with none of the tokens of ``avoid``
+        written (models/protocols.py, AvoidingReader)."""
+        return self._answer({"op": "answer", "prompt": prompt, "max_tokens": max_tokens, "avoid": list(avoid)},
+                            None)
+
+    def _answer(self, request: dict[str, Any], on_progress: ProgressCallback | None) -> Iterator[str]:
         self._ensure_running()
-        self._send({"op": "answer", "prompt": prompt, "max_tokens": max_tokens})
+        self._send(request)
         finished = False
         try:
             while True:

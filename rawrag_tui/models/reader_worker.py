@@ -75,7 +75,10 @@ def serve(requests: TextIO, out: TextIO) -> int:
                 def progress(done: int, total: int) -> None:
                     _reply(out, {"progress": [done, total]})
 
-                for piece in reader.answer(request["prompt"], int(request["max_tokens"]), on_progress=progress):
+                avoid = [str(w) for w in request.get("avoid") or ()]
+                pieces = (reader.answer_avoiding(request["prompt"], avoid, int(request["max_tokens"])) if avoid
+                          else reader.answer(request["prompt"], int(request["max_tokens"]), on_progress=progress))
+                for piece in pieces:
                     _reply(out, {"piece": piece})
                 _reply(out, {"done": reader.last_prefill})
             else:

@@ -1,0 +1,125 @@
+"""Reading the evidence again with the question's echo and the chat's names set
+aside (answer/avoided_reading.py): an answer that only repeated the question, still
+"not in your history" after the other readings. The step's rules with a scripted
+reader double; the bundled reader on a real store at the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from rawrag_tui.answer import avoided_reading
+from rawrag_tui.answer.evidence import EvidenceViews
+from rawrag_tui.answer.prompts import NOT_IN_HISTORY
+from rawrag_tui.answer.reading import answer_question
+from rawrag_tui.settings import ANSWER_CHECKS
+from tests.conftest import THIRD_CHATS, needs_bundled_reader
+from tests.test_later_reading import Answers, msg, result
+
+QUESTION = "Who is Kabir engaged to?"
+KABIR = [
+    msg(1, "Are you sitting down?", "2026-03-08T09:00:00", "Kabir"),
+    msg(2, "I'm at the pottery wheel. Go.", "2026-03-08T09:01:00", "Ishani"),
+    msg(3, "I proposed to Farah last night on the beach at Fort Kochi. She said yes!!", "2026-03-08T09:02:00",
+        "Kabir"),
+    msg(4, "Tell Meera from the clinic I said hi, she sent flowers.", "2026-03-08T09:05:00", "Ishani"),
+    msg(5, "Last week was mad at work.", "2026-03-08T09:06:00", "Kabir"),
+    msg(6, "Banyan.", "2026-03-08T09:07:00", "Kabir"),
+]
+
+
+def scripted(second):
+    """A reading that answers ``second`` and keeps the words it was told to avoid."""
+    told: list[list[str]] = []
+
+    def read(avoid):
+        told.append(list(avoid))
+        return second
+    return read, told
+
+
+def test_the_answer_read_without_the_echo_and_the_chats_names_stands_where_their_own_line_holds_it():
+    read, told = scripted("Farah")
+    found = avoided_reading.read_avoiding(QUESTION, "Kabir", KABIR, EvidenceViews(), read)
+    assert found is not None and found.text == "Farah" and found.sources == [3]
+    # The echo first, then each speaker once.
+    assert told == [["Kabir", "Ishani"]] and found.avoided == ["Kabir", "Ishani"]
+    assert avoided_reading.explain("Kabir", found) == (
+        'the reader said "Kabir", which only repeats the question; read again without writing "Kabir", '
+        '"Ishani", it answered from [3], a line of the person asked about')
+
+
+@pytest.mark.parametrize("second", [
+    NOT_IN_HISTORY,     # an abstention
+    "",                 # nothing
+    "Kabir",            # the question again
+    "Ishani",           # only a person of the chat
+    "Paris",            # no line holds it: a guess
+    "Meera",            # only the other person's line holds it
+    "Last week",        # a date, where the question does not ask when
+    "Banyan",           # the whole line copied, not part of it
+])
+def test_no_other_answer_stands(second):
+    read, _ = scripted(second)
+    assert avoided_reading.read_avoiding(QUESTION, "Kabir", KABIR, EvidenceViews(), read) is None
+
+
+def test_nothing_is_read_again_for_an_answer_that_does_not_repeat_the_question_or_no_speaker_asked_about():
+    read, told = scripted("Farah")
+    assert avoided_reading.read_avoiding(QUESTION, "Fort Kochi", KABIR, EvidenceViews(), read) is None
+    assert avoided_reading.read_avoiding("Who is Anil engaged to?", "Anil", KABIR, EvidenceViews(), read) is None
+    assert told == []
+
+
+def test_chinese_is_matched_by_its_characters():
+    chat = [msg(1, "小周也说想跟你们打球", "2025-05-01T10:00:00", "赵敏"),
+            msg(2, "好啊", "2025-05-01T10:01:00", "王磊")]
+    read, told = scripted("小周")
+    found = avoided_reading.read_avoiding("赵敏和阿凯在一起之前她的男朋友是谁", "阿凯", chat, EvidenceViews(), read,
+                                          earlier=True)
+    assert found is not None and found.sources == [1] and told == [["阿凯", "王磊", "赵敏"]]
+
+
+class Avoiding(Answers):
+    """The scripted reader double, one that can be told which words to avoid."""
+
+    def __init__(self, *answers):
+        super().__init__(*answers)
+        self.avoided: list[list[str]] = []
+
+    def answer_avoiding(self, prompt, avoid, max_tokens=256):
+        self.avoided.append(list(avoid))
+        return self.answer(prompt, max_tokens)
+
+
+def ask(reader, checks=None):
+    return answer_question(QUESTION, result(*KABIR), lambda: reader, checks=checks, prompt_style="plain")
+
+
+def test_the_answer_is_the_reading_without_the_echo_and_the_first_is_in_the_note():
+    reader = Avoiding("Kabir", "Farah")
+    answer = ask(reader)
+    assert answer.answer == "Farah" and answer.reader_said == "Kabir"
+    assert reader.avoided == [["Kabir", "Ishani"]] and reader.prompts[0] == reader.prompts[1]
+    assert "read again without writing" in answer.correction
+    assert [c.text for c in answer.citations] == [KABIR[2].text]
+
+
+def test_off_or_with_a_reader_that_cannot_avoid_words_it_is_not_in_your_history():
+    without = tuple(c for c in ANSWER_CHECKS if c != avoided_reading.NAME)
+    off = Avoiding("Kabir", "Farah")
+    assert ask(off, without).answer == NOT_IN_HISTORY and off.avoided == []
+    plain = Answers("Kabir", "Farah")  # a served reader: no answer_avoiding
+    answer = ask(plain)
+    assert answer.answer == NOT_IN_HISTORY and len(plain.prompts) == 1
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_names_whom_kabir_is_engaged_to(open_memory):
+    # The third unseen English set (bench/data): the bundled reader first answers "Kabir",
+    # the question's name; with "Kabir" and "Ishani" not to be written, "Farah".
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(THIRD_CHATS, "locomo")
+    answer = mem.ask(QUESTION, date="2026-03-08")
+    assert answer.answer == "Farah", (answer.answer, answer.reader_said, answer.correction)
+    assert answer.reader_said == "Kabir" and "read again without writing" in answer.correction
+    assert answer.citations and all("Farah" in c.text and c.speaker == "Kabir" for c in answer.citations)
