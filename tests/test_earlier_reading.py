@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rawrag_tui.answer import earlier_reading
+from rawrag_tui.answer import avoided_reading, earlier_reading
 from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
@@ -388,10 +388,18 @@ def test_the_bundled_reader_read_again_answers_with_the_earlier_state(open_memor
     assert answer.reader_said == "Norwich"
     assert "the first that names it" in answer.correction
     assert all(c.how == "matched" and "Durham" in c.text for c in answer.citations) and answer.citations
+    # Without it, the last reading (answer/avoided_reading.py: "Norwich" and the names not to
+    # be written) finds Durham in Noor's line; without both, "not in your history" stands.
     off = open_memory(tmp_path / "off", reader={"timeout": 1800, "first_token_seconds": 0},
                       answer={"checks": [c for c in ANSWER_CHECKS if c != earlier_reading.NAME]})
     off.import_path(path, "jsonl")
-    assert off.ask(QUESTION, date="2026-01-01").answer == NOT_IN_HISTORY
+    avoided = off.ask(QUESTION, date="2026-01-01")
+    assert "Durham" in avoided.answer and "read again without writing" in avoided.correction, avoided.correction
+    neither = [c for c in ANSWER_CHECKS if c not in (earlier_reading.NAME, avoided_reading.NAME)]
+    both = open_memory(tmp_path / "both", reader={"timeout": 1800, "first_token_seconds": 0},
+                       answer={"checks": neither})
+    both.import_path(path, "jsonl")
+    assert both.ask(QUESTION, date="2026-01-01").answer == NOT_IN_HISTORY
 
 
 def test_the_newer_state_is_found_by_the_timeline_and_read_again(embedder):
