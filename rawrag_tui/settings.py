@@ -217,7 +217,7 @@ class AnswerSettings:
     #: messages closest to it in meaning, and an answer one of them supports replaces it;
     #: "avoided_reading": an answer that only repeated the question and is still "Not in your
     #: history." after these is read again from the same evidence with that answer and the names
-    #: of the evidence's speakers not to be written (the bundled llama.cpp reader only), and an
+    #: of the evidence's speakers not to be written (the bundled reader, or a llama.cpp server), and an
     #: answer that is part of a line the person asked about wrote replaces it;
     #: "someone_else": an answer to a question about a person of the chat that comes only from
     #: lines another person wrote in the first person about their own life ("I need to be in

@@ -82,6 +82,8 @@ def test_chinese_is_matched_by_its_characters():
 class Avoiding(Answers):
     """The scripted reader double, one that can be told which words to avoid."""
 
+    can_avoid = True
+
     def __init__(self, *answers):
         super().__init__(*answers)
         self.avoided: list[list[str]] = []

@@ -53,6 +53,10 @@ def test_streams_the_answer_with_greedy_sampling_and_estimated_counts(home, serv
     # No context reported: the setting.
     assert reader.context_tokens == 4096 - 32
     assert reader.read_by == {"backend": "openai-compatible", "model": MODEL, "endpoint": server.endpoint}
+    # Nor ids to bias: it cannot be told which words not to write (answer/avoided_reading.py skips it).
+    assert reader.can_avoid is False and reader.avoided_tokens(["Lisbon"]) == set()
+    assert "".join(reader.answer_avoiding("Where does Jordan live now?", ["Lisbon"], max_tokens=16))
+    assert "logit_bias" not in server.requests[-1]
 
 
 @pytest.mark.parametrize(("status", "body", "words"), [

@@ -137,6 +137,26 @@ def test_the_servers_own_tokenizer_counts(demo_home, llama_server):
         local.close()
 
 
+def test_the_server_is_told_which_words_not_to_write(demo_home, llama_server):
+    """llama-cpp-python's server tokenizes and detokenizes: a word's tokens are
+    the GGUF's own, and a logit bias on their ids keeps the word out of the answer."""
+    from rawrag_tui.models import load_reader
+    from rawrag_tui.models.llama_reader import LlamaReader
+
+    remote = load_reader(load_settings(demo_home, reader={"endpoint": llama_server.endpoint, "model": MODEL}))
+    local = LlamaReader(gguf_path())
+    prompt = "Which city is the capital of France? Answer with the city's name only."
+    try:
+        assert remote.can_avoid
+        assert remote.avoided_tokens(["Paris.", "陈浩。"]) == local.avoided_tokens(["Paris.", "陈浩。"])
+        assert "Paris" in "".join(remote.answer(prompt, max_tokens=12))
+        avoided = "".join(remote.answer_avoiding(prompt, ["Paris"], max_tokens=12))
+        assert avoided.strip() and "Paris" not in avoided
+    finally:
+        remote.close()
+        local.close()
+
+
 def test_a_stopped_server_then_back_the_app_answers_again(demo_home, llama_server, embedder, monkeypatch):
     """Last in this module: it stops the server and starts it again on the same port."""
     from tests.tui_fixtures import app_for, open_ask, run_async, until

@@ -31,9 +31,11 @@ models/protocols.py ``AvoidingReader``). The answer stands only where:
   健太's cat, which the history never names); an answer is a part of a line.
 
 Otherwise "not in your history" stands. No word of any language is read:
-the names are the speakers', the tokens the reader's own. A reader that
-cannot be told which tokens not to write (a served model: its API takes
-token ids only) skips this step. Turned off by leaving ``avoided_reading``
+the names are the speakers', the tokens the reader's own (models/avoided.py).
+The bundled reader can always be told; a server only where it says its
+token ids (llama-server, llama-cpp-python's server: ``can_avoid``). Ollama,
+LM Studio and vLLM's OpenAI API do not, and there this step is skipped.
+Turned off by leaving ``avoided_reading``
 out of ``[answer] checks``. Measured in docs/answers.md ("The question's
 echo and the chat's names set aside").
 """
@@ -56,6 +58,10 @@ NAME = "avoided_reading"
 #: The largest share of a supporting line's characters the answer may be:
 #: more is the line copied whole, not a value read from it.
 PART_OF_LINE = 0.5
+#: The most tokens the reading may write. Kept from writing what it meant to,
+#: the 0.5B reader sometimes runs on to the answer budget (256 tokens, 12-30 s
+#: on 2 cores) with a text no gate keeps; an answer it keeps is part of a line.
+ANSWER_TOKENS = 48
 
 
 @dataclass(frozen=True)

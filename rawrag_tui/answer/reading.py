@@ -295,7 +295,7 @@ def answer_question(
                 filt.cited, how = numbers, "matched"
         timings["reread"] = time.perf_counter() - started
     if (avoided_reading.NAME in active and corrected is not None and is_abstention(answer)
-            and not asks_yes_no(question) and isinstance(model, AvoidingReader)):
+            and not asks_yes_no(question) and isinstance(model, AvoidingReader) and model.can_avoid):
         # Still "not in your history" after an answer that only repeated the question:
         # the same prompt once more, that answer and the chat's names not to be written.
         avoiding = model
@@ -303,7 +303,8 @@ def answer_question(
 
         def read_avoiding(avoid: Sequence[str]) -> str:
             second = CitationFilter(len(packed.messages))
-            return tidy("".join(_stream(avoiding.answer_avoiding(prompt, avoid, max_tokens=answer_tokens),
+            tokens = min(answer_tokens, avoided_reading.ANSWER_TOKENS)
+            return tidy("".join(_stream(avoiding.answer_avoiding(prompt, avoid, max_tokens=tokens),
                                         second, None, {"start": time.perf_counter()})))
 
         started = time.perf_counter()

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ModelError, UserError
+from .avoided import AVOIDED_BIAS, avoided_ids
 from .protocols import Warmed
 
 if TYPE_CHECKING:
@@ -49,9 +50,6 @@ if TYPE_CHECKING:
 #: Rendering an empty user turn and a real one can merge tokens differently at
 #: the seams; this many tokens are kept back for that.
 _TEMPLATE_SLACK = 8
-#: The logit bias on a token the answer must not write: llama.cpp adds it to
-#: the token's logit, and -100 puts it below every other at temperature 0.
-AVOIDED_BIAS = -100.0
 #: Contexts are allocated in steps of this many tokens, so a run of questions
 #: of similar size reuses one context instead of reloading for each.
 _CONTEXT_STEP = 1024
@@ -454,20 +452,22 @@ class LlamaReader:
         """Stream the answer; ``on_progress(done, total)`` while the prompt is read."""
         return self._answer(prompt, max_tokens, on_progress, ())
 
+    #: The GGUF's own vocabulary gives every token's id (models/protocols.py, AvoidingReader).
+    can_avoid = True
+
     def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
         """Stream the answer with none of the tokens of ``avoid`` written
         (models/protocols.py, AvoidingReader)."""
         return self._answer(prompt, max_tokens, None, avoid)
 
     def avoided_tokens(self, avoid: Sequence[str]) -> set[int]:
-        """The token ids that spell ``avoid``, as written and after a space (a
-        word's first token differs after a space in most vocabularies), less
-        those with no letter or digit: a full stop or a space the answer needs."""
-        ids: set[int] = set()
-        for word in avoid:
-            for variant in (word, " " + word):
-                ids.update(self._vocab.tokenize(variant.encode("utf-8"), add_bos=False, special=False))
-        return {i for i in ids if any(c.isalnum() for c in self._vocab.token_get_text(i))}
+        """The token ids that spell ``avoid`` (models/avoided.py)."""
+        return avoided_ids(avoid, lambda text: self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False),
+                           self.piece)
+
+    def piece(self, token: int) -> str:
+        """The text ``token`` writes (part of a character's bytes write none)."""
+        return bytes(self._vocab.token_to_piece(token)).rstrip(b"\0").decode("utf-8", "ignore")
 
     def _answer(self, prompt: str, max_tokens: int, on_progress: Callable[[int, int], None] | None,
                 avoid: Sequence[str]) -> Iterator[str]:

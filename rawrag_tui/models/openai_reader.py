@@ -42,11 +42,12 @@ import math
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from ..errors import ModelError
 from ..settings import Settings
+from .avoided import AVOIDED_BIAS, avoided_ids
 from .endpoint import check_endpoint, client, list_models, server_root, use_command
 from .endpoint_errors import endpoint_error, transport_errors, unknown_model
 from .llama_reader import ThinkFilter
@@ -69,6 +70,9 @@ _RATE_FULL_WEIGHT = 512
 RATE_DIR = "prompt-cache"
 #: Sampling that matches the bundled reader's (llama_reader.LlamaReader.answer).
 _GREEDY = {"top_k": 1, "repeat_penalty": 1.0, "chat_template_kwargs": {"enable_thinking": False}}
+
+
+T = TypeVar("T")
 
 
 def _cl100k():
@@ -106,6 +110,8 @@ class EndpointReader:
         self._context_cap = r.context_cap
         self._context: int | None = None
         self._counter: Callable[[str], int] | None = None
+        #: The server's tokenizer (a text's ids, an id's text) for a logit bias; False: it has none.
+        self._tokenizer: tuple[Callable[[str], list[int]], Callable[[int], str]] | bool | None = None
         self._counts: dict[str, int] = {}
         self._rate_file = settings.models_dir / RATE_DIR / (
             hashlib.sha256(f"{self.endpoint}\0{self.model}".encode()).hexdigest()[:24] + ".endpoint.json")
@@ -156,7 +162,6 @@ class EndpointReader:
 
     def _pick_counter(self) -> Callable[[str], int]:
         """The server's own tokenizer when it offers one, else the cl100k estimate."""
-        import openai
 
         def llama_cpp_python(text: str) -> int:
             return int(self._post("/extras/tokenize/count", {"input": text, "model": self.model})["count"])
@@ -164,10 +169,21 @@ class EndpointReader:
         def llama_server(text: str) -> int:
             return len(self._post("/tokenize", {"content": text})["tokens"])
 
-        for counter in (llama_cpp_python, llama_server):
+        counter = self._first_offered((llama_cpp_python, llama_server), lambda count: count("rawrag"))
+        if counter is not None:
+            return counter
+        enc = _cl100k()
+        return lambda text: math.ceil(len(enc.encode_ordinary(text)) * ESTIMATE_MARGIN)
+
+    def _first_offered(self, candidates: Sequence[T], probe: Callable[[T], object]) -> T | None:
+        """The first of ``candidates`` (calls to endpoints a server may offer)
+        that ``probe`` runs without the server saying it has no such endpoint."""
+        import openai
+
+        for candidate in candidates:
             try:
-                counter("rawrag")
-                return counter
+                probe(candidate)
+                return candidate
             except openai.APIStatusError as exc:
                 if exc.status_code in (400, 404, 405, 422, 501):  # no such endpoint here: try the next
                     continue
@@ -176,8 +192,53 @@ class EndpointReader:
                 continue  # an endpoint of that name that answers something else
             except transport_errors() as exc:
                 raise endpoint_error(exc, self.endpoint, self.model) from None
-        enc = _cl100k()
-        return lambda text: math.ceil(len(enc.encode_ordinary(text)) * ESTIMATE_MARGIN)
+        return None
+
+    # -- words not to write ----------------------------------------------------
+
+    @property
+    def can_avoid(self) -> bool:
+        """Whether this server can be told which words not to write: it
+        tokenizes and detokenizes (llama-cpp-python's server, llama-server),
+        so the tokens of a word are known, and a logit bias by id reaches
+        them. Ollama, LM Studio and vLLM's OpenAI API do not say their ids."""
+        if self._tokenizer is None:
+            def llama_cpp_python() -> tuple[Callable[[str], list[int]], Callable[[int], str]]:
+                return (lambda text: [int(t) for t in self._post(
+                            "/extras/tokenize", {"input": text, "model": self.model})["tokens"]],
+                        lambda token: str(self._post(
+                            "/extras/detokenize", {"tokens": [token], "model": self.model})["text"]))
+
+            def llama_server() -> tuple[Callable[[str], list[int]], Callable[[int], str]]:
+                return (lambda text: [int(t) for t in self._post("/tokenize", {"content": text})["tokens"]],
+                        lambda token: str(self._post("/detokenize", {"tokens": [token]})["content"]))
+
+            def probe(make: Callable[[], tuple[Callable[[str], list[int]], Callable[[int], str]]]) -> None:
+                tokenize, piece = make()
+                piece(tokenize("rawrag")[-1])
+
+            found = self._first_offered((llama_cpp_python, llama_server), probe)
+            self._tokenizer = found() if found is not None else False
+        return bool(self._tokenizer)
+
+    def avoided_tokens(self, avoid: Sequence[str]) -> set[int]:
+        """The ids of the tokens that spell ``avoid`` (models/avoided.py), by
+        the server's tokenizer; none where it has none (:attr:`can_avoid`)."""
+        if not self.can_avoid or not isinstance(self._tokenizer, tuple):
+            return set()
+        import openai
+
+        tokenize, piece = self._tokenizer
+
+        def text_of(token: int) -> str:
+            try:
+                return piece(token)
+            except openai.APIStatusError:  # part of a character's bytes: the server cannot decode it alone
+                return ""
+        try:
+            return avoided_ids(avoid, tokenize, text_of)
+        except transport_errors() as exc:
+            raise endpoint_error(exc, self.endpoint, self.model) from None
 
     def _post(self, path: str, body: dict[str, Any]) -> Any:
         reply = self._root.post(path, body=body, cast_to=object)
@@ -242,13 +303,23 @@ class EndpointReader:
                on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         """Stream the answer; progress is the prompt's size at the start and
         at the first token (a server does not report reading as it goes)."""
+        return self._answer(prompt, max_tokens, on_progress, {})
+
+    def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
+        """The answer with none of the tokens of ``avoid`` written, by a logit
+        bias on their ids (models/protocols.py, AvoidingReader)."""
+        bias = {str(token): AVOIDED_BIAS for token in sorted(self.avoided_tokens(avoid))}
+        return self._answer(prompt, max_tokens, None, {"logit_bias": bias} if bias else {})
+
+    def _answer(self, prompt: str, max_tokens: int, on_progress: Callable[[int, int], None] | None,
+                extra: dict[str, Any]) -> Iterator[str]:
         total = self.count_tokens(prompt)
         if on_progress:
             on_progress(0, total)
         started = time.perf_counter()
         think = ThinkFilter()
         first = True
-        for piece in self._stream(prompt, max_tokens):
+        for piece in self._stream(prompt, max_tokens, extra):
             if first:
                 first = False
                 seconds = time.perf_counter() - started
@@ -263,13 +334,14 @@ class EndpointReader:
         if tail:
             yield tail
 
-    def _stream(self, prompt: str, max_tokens: int) -> Iterator[str]:
-        """The server's pieces for one user turn; every failure one EndpointError line."""
+    def _stream(self, prompt: str, max_tokens: int, extra: dict[str, Any] | None = None) -> Iterator[str]:
+        """The server's pieces for one user turn (``extra``: more of the
+        request's body); every failure one EndpointError line."""
         stream = None
         try:
             stream = self._client.chat.completions.create(
                 model=self.model, messages=[{"role": "user", "content": prompt}], max_tokens=max_tokens,
-                temperature=0.0, stream=True, extra_body=_GREEDY)
+                temperature=0.0, stream=True, extra_body={**_GREEDY, **(extra or {})})
             finished = False
             for chunk in stream:
                 if not chunk.choices:

@@ -79,10 +79,13 @@ class Reader(Protocol):
 
 @runtime_checkable
 class AvoidingReader(Protocol):
-    """A reader that can be told which words not to write (llama.cpp's logit
-    bias on their tokens). answer/avoided_reading.py reads again with it; a
-    server's OpenAI API takes a bias only by the served model's token ids,
-    which rawrag cannot know, so the served reader is not one."""
+    """A reader that may be told which words not to write (a logit bias on
+    their tokens, models/avoided.py); answer/avoided_reading.py reads again
+    with it. ``can_avoid``: whether it can here (the bundled llama.cpp
+    reader always; a server only where it says its token ids)."""
+
+    @property
+    def can_avoid(self) -> bool: ...
 
     def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
         """Streams the answer to ``prompt`` (temperature 0) with no token of

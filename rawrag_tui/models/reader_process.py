@@ -222,6 +222,9 @@ class ReaderProcess:
                on_progress: ProgressCallback | None = None) -> Iterator[str]:
         return self._answer({"op": "answer", "prompt": prompt, "max_tokens": max_tokens}, on_progress)
 
+    #: The GGUF's own vocabulary gives every token's id (models/protocols.py, AvoidingReader).
+    can_avoid = True
+
     def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
         """The child's llama.cpp answer with none of the tokens of ``avoid``
         written (models/protocols.py, AvoidingReader)."""
