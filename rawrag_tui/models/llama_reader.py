@@ -238,6 +238,9 @@ def _cpu_model() -> str:
 class LlamaReader:
     """A :class:`~rawrag_tui.models.protocols.Reader` on llama.cpp."""
 
+    #: The GGUF's own vocabulary gives every token's id (models/protocols.py, AvoidingReader).
+    can_avoid = True
+
     def __init__(
         self,
         path: Path,
@@ -451,9 +454,6 @@ class LlamaReader:
                on_progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         """Stream the answer; ``on_progress(done, total)`` while the prompt is read."""
         return self._answer(prompt, max_tokens, on_progress, ())
-
-    #: The GGUF's own vocabulary gives every token's id (models/protocols.py, AvoidingReader).
-    can_avoid = True
 
     def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
         """Stream the answer with none of the tokens of ``avoid`` written

@@ -73,6 +73,8 @@ _GREEDY = {"top_k": 1, "repeat_penalty": 1.0, "chat_template_kwargs": {"enable_t
 
 
 T = TypeVar("T")
+#: A server's tokenizer: a text's token ids, and the text one id writes.
+Tokenizer = tuple[Callable[[str], list[int]], Callable[[int], str]]
 
 
 def _cl100k():
@@ -110,8 +112,9 @@ class EndpointReader:
         self._context_cap = r.context_cap
         self._context: int | None = None
         self._counter: Callable[[str], int] | None = None
-        #: The server's tokenizer (a text's ids, an id's text) for a logit bias; False: it has none.
-        self._tokenizer: tuple[Callable[[str], list[int]], Callable[[int], str]] | bool | None = None
+        #: The server's tokenizer (a text's ids, an id's text) for a logit bias, once asked; None: it has none.
+        self._tokenizer: Tokenizer | None = None
+        self._tokenizer_asked = False
         self._counts: dict[str, int] = {}
         self._rate_file = settings.models_dir / RATE_DIR / (
             hashlib.sha256(f"{self.endpoint}\0{self.model}".encode()).hexdigest()[:24] + ".endpoint.json")
@@ -202,33 +205,38 @@ class EndpointReader:
         tokenizes and detokenizes (llama-cpp-python's server, llama-server),
         so the tokens of a word are known, and a logit bias by id reaches
         them. Ollama, LM Studio and vLLM's OpenAI API do not say their ids."""
-        if self._tokenizer is None:
-            def llama_cpp_python() -> tuple[Callable[[str], list[int]], Callable[[int], str]]:
+        return self._server_tokenizer() is not None
+
+    def _server_tokenizer(self) -> Tokenizer | None:
+        """The server's tokenize and detokenize endpoints, asked for once."""
+        if not self._tokenizer_asked:
+            def llama_cpp_python() -> Tokenizer:
                 return (lambda text: [int(t) for t in self._post(
                             "/extras/tokenize", {"input": text, "model": self.model})["tokens"]],
                         lambda token: str(self._post(
                             "/extras/detokenize", {"tokens": [token], "model": self.model})["text"]))
 
-            def llama_server() -> tuple[Callable[[str], list[int]], Callable[[int], str]]:
+            def llama_server() -> Tokenizer:
                 return (lambda text: [int(t) for t in self._post("/tokenize", {"content": text})["tokens"]],
                         lambda token: str(self._post("/detokenize", {"tokens": [token]})["content"]))
 
-            def probe(make: Callable[[], tuple[Callable[[str], list[int]], Callable[[int], str]]]) -> None:
+            def probe(make: Callable[[], Tokenizer]) -> None:
                 tokenize, piece = make()
                 piece(tokenize("rawrag")[-1])
 
             found = self._first_offered((llama_cpp_python, llama_server), probe)
-            self._tokenizer = found() if found is not None else False
-        return bool(self._tokenizer)
+            self._tokenizer, self._tokenizer_asked = (found() if found is not None else None), True
+        return self._tokenizer
 
     def avoided_tokens(self, avoid: Sequence[str]) -> set[int]:
         """The ids of the tokens that spell ``avoid`` (models/avoided.py), by
         the server's tokenizer; none where it has none (:attr:`can_avoid`)."""
-        if not self.can_avoid or not isinstance(self._tokenizer, tuple):
+        tokenizer = self._server_tokenizer()
+        if tokenizer is None:
             return set()
         import openai
 
-        tokenize, piece = self._tokenizer
+        tokenize, piece = tokenizer
 
         def text_of(token: int) -> str:
             try:

@@ -178,6 +178,9 @@ def crash_message(returncode: int, launch: ReaderLaunch, info: dict[str, Any], s
 class ReaderProcess:
     """A :class:`~rawrag_tui.models.protocols.Reader` whose llama.cpp runs in a child process."""
 
+    #: The child's GGUF vocabulary gives every token's id (models/protocols.py, AvoidingReader).
+    can_avoid = True
+
     def __init__(self, launch: ReaderLaunch):
         self.launch = launch
         self.name = launch.name
@@ -221,9 +224,6 @@ class ReaderProcess:
     def answer(self, prompt: str, max_tokens: int = 256,
                on_progress: ProgressCallback | None = None) -> Iterator[str]:
         return self._answer({"op": "answer", "prompt": prompt, "max_tokens": max_tokens}, on_progress)
-
-    #: The GGUF's own vocabulary gives every token's id (models/protocols.py, AvoidingReader).
-    can_avoid = True
 
     def answer_avoiding(self, prompt: str, avoid: Sequence[str], max_tokens: int = 256) -> Iterator[str]:
         """The child's llama.cpp answer with none of the tokens of ``avoid``
