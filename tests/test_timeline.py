@@ -15,7 +15,7 @@ from rawrag_tui.answer.prompts import LATEST_MARK, is_abstention
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import select_evidence
 from rawrag_tui.answer.timeline import asks_about_earlier, asks_about_past, follow_subjects
-from rawrag_tui.answer.unknown import named, named_as_written
+from rawrag_tui.answer.unknown import named, named_as_written, unknown_names
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
 from tests.conftest import UNSEEN_CHATS, needs_bundled_reader, write_chat
@@ -214,6 +214,8 @@ def test_names_are_capitalised_words_that_do_not_start_a_sentence():
     assert named("What is Xavier's job? Does Ana know?") == ["Xavier", "Ana"]
     assert named("王芳的猫叫什么名字？") == []
     assert named("Where did I go?") == []
+    # A Latin word between CJK characters ends where they start: not "IDは何ですか".
+    assert named("大輝のLINE IDは何ですか？") == ["LINE", "ID"]
 
 
 class MustNotLoad:
@@ -229,6 +231,20 @@ def test_a_name_the_history_never_mentions_is_not_in_your_history(open_memory):
     assert is_abstention(answer.answer) and "'Xavier'" in answer.answer and not answer.citations
     history = mem.answer_options()["history"]
     assert history.mentions("Maya") and history.mentions("Mayas") and not history.mentions("Xavier")
+
+
+def test_a_latin_word_written_between_cjk_characters_is_mentioned(open_memory, tmp_path):
+    # "LINE乗っ取られ" and "IDは" are one token each in the text column; the
+    # question's "LINE" and "ID" are still found, so it goes to the reader.
+    mem = open_memory()
+    mem.import_path(write_chat(tmp_path / "ja.jsonl", "c-ja", "大輝", [
+        ("2025-05-01T10:00:00", "大輝", "LINE乗っ取られかけたからアカウント作り直した。新しいIDは hm.daiki2025 で、追加しといて"),
+        ("2025-05-01T10:01:00", "沙織", "了解、追加した"),
+    ]), "jsonl")
+    history = mem.answer_options()["history"]
+    assert history.mentions("LINE") and history.mentions("ID") and not history.mentions("Twitter")
+    assert unknown_names("大輝のLINE IDは何ですか？", history) == []
+    assert unknown_names("大輝のTwitterは何ですか？", history) == ["Twitter"]
 
 
 class CountingEmbedder:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..storage.cjk import CJK_RUN
 from .history import History
 
 #: A word: letters, then letters, digits, apostrophes or hyphens.
@@ -34,14 +35,29 @@ _SENTENCE_END = re.compile(r"[.!?¿¡:;\"«»“”„]\s*$")
 _NAME_PART = re.compile(r"[^\W\d_]+")
 
 
+def _words(text: str) -> Iterable[tuple[int, str]]:
+    """(start, word) for each word of ``text``, a CJK run ending one: Chinese
+    and Japanese write a Latin name between characters with no space
+    ("大輝のLINE IDは何ですか？": "LINE", then "ID", not "IDは何ですか")."""
+    for match in _WORD.finditer(text):
+        word, start = match.group(), match.start()
+        last = 0
+        for run in CJK_RUN.finditer(word):
+            if run.start() > last:
+                yield start + last, word[last : run.start()]
+            last = run.end()
+        if last < len(word):
+            yield start + last, word[last:]
+
+
 def named(question: str) -> list[str]:
     """The capitalised words of ``question`` that do not start a sentence, in order."""
     names: list[str] = []
-    for match in _WORD.finditer(question):
-        before = question[: match.start()]
+    for start, text in _words(question):
+        before = question[:start]
         if not before.strip() or _SENTENCE_END.search(before):
             continue
-        part = _NAME_PART.match(match.group())
+        part = _NAME_PART.match(text)
         word = part.group() if part else ""
         if len(word) >= 2 and word[0].isupper() and word not in names:
             names.append(word)

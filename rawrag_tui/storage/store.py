@@ -812,13 +812,15 @@ class Store:
     def mentions(self, word: str) -> bool:
         """Whether any window holds ``word``, or (for words of 5+ letters) a word
         starting like it (a question's "Annas" finds the history's "Anna"): "no"
-        only when the history surely lacks it (answer/unknown.py)."""
+        only when the history surely lacks it (answer/unknown.py). A word written
+        between CJK characters ("LINE乗っ取られ") is one token of the ``text``
+        column and a token of its own in the ``cjk`` one (storage/cjk.py): both are asked."""
         word = word.strip()
         if not word:
             return True
         term = word if len(word) < 5 else word[: len(word) - 2]
         quoted = '"' + term.replace('"', '""') + '"'
-        match = f"text : {quoted}" if len(word) < 5 else f"text : {quoted} *"
+        match = f"{{text cjk}} : {quoted}" if len(word) < 5 else f"{{text cjk}} : {quoted} *"
         return self._one("SELECT 1 FROM windows_fts WHERE windows_fts MATCH ? LIMIT 1", (match,)) is not None
 
     # -- deletion -----------------------------------------------------------
