@@ -88,6 +88,9 @@ def _counting(mem, tokens: str):
     return mem
 
 
+#: How the meaning anchors are found (``--anchors``; "": as the home's ``reader.anchors`` says).
+anchors = ""
+
 #: Each question's evidence text, as the reader would read it (``--dump``, ``--compare``).
 seen: dict[str, str] = {}
 
@@ -97,8 +100,9 @@ def evidence(mem, question: str, budget: int):
     from rawrag_tui.answer.selection import select_evidence
 
     result = mem.search_for_answer(question)
-    packed = select_evidence(result.hits, question, budget, counter, EvidenceViews(),
-                             mem.answer_options()["history"])
+    options = mem.answer_options()
+    packed = select_evidence(result.hits, question, budget, counter, EvidenceViews(), options["history"],
+                             wide=(anchors or options["anchors"]) == "wide")
     seen[question] = packed.text
     return packed
 
@@ -152,7 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", type=Path, help="a --dump of another checkout: count the questions "
                                                   "whose evidence differs from it")
     ap.add_argument("--changed-out", type=Path, help="with --compare: write those questions here (JSON list)")
+    ap.add_argument("--anchors", choices=("close", "wide"),
+                    help="the meaning anchors of reader.anchors (default: the home's, close for the bundled reader)")
     args = ap.parse_args(argv)
+    global anchors
+    anchors = args.anchors or ""
     with tempfile.TemporaryDirectory() as tmp:
         homes = args.homes or Path(tmp)
         for name in args.sets.split(","):

@@ -149,6 +149,14 @@ class ReaderSettings:
     #: the latest state of a changed fact (answer/selection.py);
     #: "windows": the kept windows whole, in rank order.
     select: str = "messages"
+    #: How "messages" finds the messages that answer by meaning
+    #: (answer/selection.py): "close", the few closest to the question among
+    #: every chat's; "wide", the ten closest among the chats of the person the
+    #: question names, longer lines favoured. "auto": close for the bundled
+    #: 0.5B reader, which answers worse from the lines wide adds; wide for a
+    #: reader the user brings (models.reader_model, reader.endpoint, a pulled
+    #: profile's): the 1.5B Coder answered better from them (docs/answers.md).
+    anchors: str = "auto"
     #: Prompt tokens llama.cpp reads per step; progress is reported per step.
     #: 128-512 read equally fast on 2 cores (docs/models.md); 256 reports twice as often as 512.
     batch: int = 256

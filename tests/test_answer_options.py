@@ -1,10 +1,12 @@
-"""The prompt style a home's reader gets when ``reader.prompt`` is "auto"."""
+"""The prompt style and the meaning anchors a home's reader gets when
+``reader.prompt`` and ``reader.anchors`` are "auto"."""
 
 from __future__ import annotations
 
 import pytest
 
-from rawrag_tui.answer.options import answer_options, prompt_style
+from rawrag_tui.answer.options import anchors, answer_options, prompt_style
+from rawrag_tui.errors import UserError
 from rawrag_tui.settings import load_settings
 
 
@@ -22,3 +24,26 @@ def test_auto_style_follows_the_reader_not_the_profile_name(tmp_path, models, re
     settings = load_settings(tmp_path, models=models, reader=reader)
     assert prompt_style(settings) == style
     assert answer_options(settings)["prompt_style"] == style
+
+
+@pytest.mark.parametrize(("models", "reader", "chosen"), [
+    # The bundled 0.5B reader answers worse from the lines a wide selection adds.
+    ({"profile": "bundled"}, {}, "close"),
+    ({"profile": "multilingual"}, {}, "close"),
+    # A reader the user brings: a GGUF of theirs, a server, a pulled profile's.
+    ({"profile": "bundled", "reader_model": "/models/qwen2.5-coder-1.5b.gguf"}, {}, "wide"),
+    ({"profile": "bundled"}, {"endpoint": "http://127.0.0.1:8080/v1"}, "wide"),
+    ({"profile": "qwen3-0.6b"}, {}, "wide"),
+    ({"profile": "bundled"}, {"anchors": "wide"}, "wide"),
+    ({"profile": "bundled", "reader_model": "/models/x.gguf"}, {"anchors": "close"}, "close"),
+])
+def test_auto_anchors_are_wide_for_a_reader_the_user_brings(tmp_path, models, reader, chosen):
+    settings = load_settings(tmp_path, models=models, reader=reader)
+    assert anchors(settings) == chosen
+    assert answer_options(settings)["anchors"] == chosen
+
+
+def test_an_unknown_anchors_value_is_one_clear_error(tmp_path):
+    settings = load_settings(tmp_path, reader={"anchors": "widest"})
+    with pytest.raises(UserError, match=r"reader\.anchors: 'widest' is none of auto, close, wide"):
+        answer_options(settings)

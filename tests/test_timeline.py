@@ -238,7 +238,8 @@ def test_a_latin_word_written_between_cjk_characters_is_mentioned(open_memory, t
     # question's "LINE" and "ID" are still found, so it goes to the reader.
     mem = open_memory()
     mem.import_path(write_chat(tmp_path / "ja.jsonl", "c-ja", "大輝", [
-        ("2025-05-01T10:00:00", "大輝", "LINE乗っ取られかけたからアカウント作り直した。新しいIDは hm.daiki2025 で、追加しといて"),
+        ("2025-05-01T10:00:00", "大輝",
+         "LINE乗っ取られかけたからアカウント作り直した。新しいIDは hm.daiki2025 で、追加しといて"),
         ("2025-05-01T10:01:00", "沙織", "了解、追加した"),
     ]), "jsonl")
     history = mem.answer_options()["history"]

@@ -28,12 +28,36 @@ def prompt_style(settings: Settings) -> str:
     return "plain" if reader == BUNDLED.roles["reader"] else "cited"
 
 
+#: The values ``reader.anchors`` takes (settings.py).
+ANCHORS = ("auto", "close", "wide")
+
+
+def anchors(settings: Settings) -> str:
+    """``reader.anchors``; "auto" is "close" for the bundled 0.5B reader (the
+    profile's, no GGUF of the user's, no server) and "wide" for any other."""
+    from ..errors import UserError
+    from ..models.registry import BUNDLED, get_profile
+
+    chosen = settings.reader.anchors
+    if chosen not in ANCHORS:
+        raise UserError(f"setting reader.anchors: {chosen!r} is none of {', '.join(ANCHORS)}")
+    if chosen != "auto":
+        return chosen
+    if settings.reader.endpoint or settings.models.reader_model:
+        return "wide"
+    try:
+        reader = get_profile(settings.models.profile).roles.get("reader")
+    except Exception:  # noqa: BLE001 (an unknown profile is reported where the models load)
+        return "close"
+    return "close" if reader == BUNDLED.roles["reader"] else "wide"
+
+
 def answer_options(settings: Settings) -> dict[str, Any]:
     """``answer_question``'s keyword arguments for ``settings``."""
     from ..models.registry import evidence_ceiling
 
     r = settings.reader
     return {"answer_tokens": r.answer_tokens, "prompt_style": prompt_style(settings),
-            "evidence_tokens": evidence_ceiling(settings), "select": r.select,
+            "evidence_tokens": evidence_ceiling(settings), "select": r.select, "anchors": anchors(settings),
             "first_token_seconds": r.first_token_seconds, "min_evidence_tokens": r.min_evidence_tokens,
             "checks": settings.answer.checks}

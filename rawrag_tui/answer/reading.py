@@ -93,6 +93,7 @@ def answer_question(
     prompt_style: str = "cited",
     evidence_tokens: int = 0,
     select: str = "messages",
+    anchors: str = "close",
     first_token_seconds: float = 0.0,
     min_evidence_tokens: int = 256,
     history: History | None = None,
@@ -106,7 +107,9 @@ def answer_question(
     ``on_progress`` how much of the prompt the reader has read;
     ``prompt_style`` is ``reader.prompt`` (see answer/prompts.py);
     ``evidence_tokens`` bounds the evidence (0: only the reader's context
-    does); ``select`` is ``reader.select`` (messages or whole windows);
+    does); ``select`` is ``reader.select`` (messages or whole windows),
+    ``anchors`` how messages are found by meaning ("close" or "wide":
+    ``reader.anchors`` resolved, answer/options.py);
     ``first_token_seconds`` > 0 sizes the evidence to what the reader reads
     in that time on this machine (``timed_budget``), ``min_evidence_tokens``
     its floor; ``history`` (answer/history.py) is where later messages on the
@@ -149,7 +152,7 @@ def answer_question(
     views = EvidenceViews(history.same_people if history is not None else None)
     if select == "messages":
         packed: PackedEvidence = select_evidence(result.hits, question, budget, model.count_tokens, views,
-                                                   history, drop_superseded)
+                                                   history, drop_superseded, wide=anchors == "wide")
     elif select == "windows":
         packed = pack_evidence(result.hits, budget, model.count_tokens, views)
     else:

@@ -38,7 +38,7 @@ _NAME_PART = re.compile(r"[^\W\d_]+")
 def _words(text: str) -> Iterable[tuple[int, str]]:
     """(start, word) for each word of ``text``, a CJK run ending one: Chinese
     and Japanese write a Latin name between characters with no space
-    ("大輝のLINE IDは何ですか？": "LINE", then "ID", not "IDは何ですか")."""
+    ("大輝のLINE IDは何ですか": "LINE", then "ID", not "IDは何ですか")."""
     for match in _WORD.finditer(text):
         word, start = match.group(), match.start()
         last = 0
