@@ -7,25 +7,32 @@ from typing import Any
 from ..settings import Settings
 
 
+def _profile_reads_bundled(settings: Settings) -> bool | None:
+    """Whether the profile's reader is the bundled 0.5B one (``bundled``,
+    ``multilingual``: it changes the embedder only); None for a profile this
+    build does not know (reported where the models load)."""
+    from ..models.registry import BUNDLED, get_profile
+
+    try:
+        reader = get_profile(settings.models.profile).roles.get("reader")
+    except Exception:  # noqa: BLE001
+        return None
+    return reader == BUNDLED.roles["reader"]
+
+
 def prompt_style(settings: Settings) -> str:
     """``reader.prompt``; "auto" is "plain" for the bundled 0.5B reader (too
     small to cite: asked to, it answers a bare "[3]") in every profile that
-    reads with it (``multilingual`` too: it changes the embedder only; a GGUF
+    reads with it (``multilingual`` too; a GGUF
     of the user's in ``models.reader_model`` stays with the profile's style,
     as measured), else "cited" (a server the user runs, ``reader.endpoint``:
     a model they chose to read)."""
-    from ..models.registry import BUNDLED, get_profile
-
     style = settings.reader.prompt
     if style != "auto":
         return style
     if settings.reader.endpoint:
         return "cited"
-    try:
-        reader = get_profile(settings.models.profile).roles.get("reader")
-    except Exception:  # noqa: BLE001 (an unknown profile is reported where the models load)
-        return "cited"
-    return "plain" if reader == BUNDLED.roles["reader"] else "cited"
+    return "plain" if _profile_reads_bundled(settings) else "cited"
 
 
 #: The values ``reader.anchors`` takes (settings.py).
@@ -34,9 +41,9 @@ ANCHORS = ("auto", "close", "wide")
 
 def anchors(settings: Settings) -> str:
     """``reader.anchors``; "auto" is "close" for the bundled 0.5B reader (the
-    profile's, no GGUF of the user's, no server) and "wide" for any other."""
+    profile's, with no GGUF of the user's and no server; an unknown profile
+    too) and "wide" for any other."""
     from ..errors import UserError
-    from ..models.registry import BUNDLED, get_profile
 
     chosen = settings.reader.anchors
     if chosen not in ANCHORS:
@@ -45,11 +52,7 @@ def anchors(settings: Settings) -> str:
         return chosen
     if settings.reader.endpoint or settings.models.reader_model:
         return "wide"
-    try:
-        reader = get_profile(settings.models.profile).roles.get("reader")
-    except Exception:  # noqa: BLE001 (an unknown profile is reported where the models load)
-        return "close"
-    return "close" if reader == BUNDLED.roles["reader"] else "wide"
+    return "wide" if _profile_reads_bundled(settings) is False else "close"
 
 
 def answer_options(settings: Settings) -> dict[str, Any]:
