@@ -105,6 +105,9 @@ def _copy_vectors(conn: apsw.Connection, space: int, batch: list[tuple[int, byte
     return count
 
 
+#: meta key: the store's random id (migration 6).
+STORE_ID_KEY = "store-id"
+
 MIGRATIONS: list[Migration] = [
     # 1: the raw-history store
     """
@@ -227,6 +230,13 @@ MIGRATIONS: list[Migration] = [
         problem TEXT,
         synced_at TEXT NOT NULL
     );
+    """,
+    # 6: the store's own random id. The in-memory copies of a store (the vector
+    # matrix, the term scores) are kept per file and per this id: a store deleted
+    # and made anew at the same path is another store, whose counters may read
+    # the same as the old one's, and must never be answered from the old copies.
+    f"""
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('{STORE_ID_KEY}', lower(hex(randomblob(16))));
     """,
 ]
 

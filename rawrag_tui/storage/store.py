@@ -93,9 +93,16 @@ class Store:
         self._in_use: int | None = None  # the in-use lock's descriptor (encryption.hold_open)
         self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
         self._allowed: tuple[tuple, int] | None = None  # allow_windows: (filter and generation, count) laid out
-        self._matrices = VectorMatrices(conn, self.generation, str(path.resolve()))  # dense, in memory
-        self._lexical = LexicalIndex(conn, self.generation, str(path.resolve()))  # lexical, in memory
+        self._matrices = VectorMatrices(conn, self.generation, self._identity())  # dense, in memory
+        self._lexical = LexicalIndex(conn, self.generation, self._identity())  # lexical, in memory
         self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
+
+    def _identity(self) -> str:
+        """What the in-memory copies of this store are kept under: its file and its random id
+        (migration 6), so a store made anew at a deleted one's path never gets the old copies."""
+        row = self._one("SELECT value FROM meta WHERE key = ?", (migrations.STORE_ID_KEY,)) \
+            if self._has_table("meta") else None
+        return f"{self.path.resolve()}#{row[0] if row else ''}"
 
     @classmethod
     def open(cls, path: Path, progress: migrations.Progress | None = None) -> Store:
