@@ -418,7 +418,7 @@ def test_the_newer_state_is_found_by_the_timeline_and_read_again(embedder):
 
 
 @needs_bundled_reader
-def test_the_bundled_reader_reads_the_line_of_the_change_last(open_memory):
+def test_the_bundled_reader_reads_the_line_of_the_change_last(open_memory, no_reader_hints):
     # The English changed-facts chats (bench/data): Sam's "I left Aer Lingus in January"
     # is in the line that first names Corrib Labs; "data analyst at Aer Lingus" five
     # sessions earlier is beyond the messages just before it.

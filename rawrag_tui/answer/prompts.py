@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from .. import lang
 from .dates import long_date
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
@@ -111,7 +112,7 @@ def build_prompt(question: str, evidence: str, date: str | dt.date | None = None
     return _template(style).format(
         today=f"Today is {format_date(parse_question_date(date))}.\n" if say_date else "",
         evidence=evidence.strip() or "(none)",
-        question=question.strip(),
+        question=lang.of(question).for_reader(question.strip()),
         abstain=NOT_IN_HISTORY,
     )
 

@@ -322,6 +322,21 @@ class Language:
         your flat" may be about the other. False where the module knows no such words."""
         return self._says(self.self_pattern, text) and not self._says(self.addressee_pattern, text)
 
+    #: A question the small reader misreads, and the words that say what it asks,
+    #: written before its question mark in the reader's prompt (:meth:`for_reader`).
+    reader_hints: ClassVar[tuple[tuple[re.Pattern[str], str], ...]] = ()
+
+    def for_reader(self, question: str) -> str:
+        """``question`` as the reader's prompt gives it: with the words of the first of
+        :attr:`reader_hints` whose pattern it matches, in parentheses before its closing
+        question mark. Only the prompt: the search and the checks read the question as asked."""
+        for pattern, words in self.reader_hints:
+            if pattern.search(question):
+                body = question.rstrip()
+                mark = body[-1] if body.endswith(("?", "？")) else ""
+                return f"{body[:len(body) - len(mark)].rstrip()} ({words}){mark}"
+        return question
+
     def kinds_asked(self, question: str) -> frozenset[str]:
         """The kinds of value ``question`` asks for (:attr:`kind_patterns`)."""
         return frozenset(kind for kind, pattern in self.kind_patterns.items() if pattern.search(question))

@@ -342,6 +342,12 @@ _ADDRESSEE = re.compile(r"\b(?:you|your|yours|yourself|yourselves|ya)\b", re.IGN
 _KINDS = {PHONE: re.compile(r"\b(?:phone|mobile|cell|number)\b", re.IGNORECASE),
           EMAIL: re.compile(r"\be-?mail", re.IGNORECASE)}
 
+#: "Where does Thandi work now?" asks for an employer, but the bundled 0.5B
+#: reader reads "where" as a town: "Hout Bay" from "Sandpiper Marine Rescue in
+#: Hout Bay took me on" (docs/answers.md, "Where someone works, asked of the reader").
+_WHERE_WORK = re.compile(r"^\s*where\s+(?:do|does|did|is|are|was|were)\b.*?\bwork(?:s|ed|ing)?\b(?!\s+out\b)",
+                         re.IGNORECASE)
+
 
 class English(Language):
     code = "en"
@@ -361,6 +367,7 @@ class English(Language):
     no = "No"
     kind_patterns = _KINDS
     self_pattern, addressee_pattern = _SELF, _ADDRESSEE
+    reader_hints = ((_WHERE_WORK, "which employer"),)
 
     def stem(self, word: str) -> str:
         return stem(word)
