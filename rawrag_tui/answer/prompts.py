@@ -15,7 +15,7 @@ from .. import lang
 from .dates import long_date
 
 #: Bump when the wording changes, so measured answer figures name their prompt.
-PROMPT_VERSION = 6
+PROMPT_VERSION = 7  # 7: a language's question hints (lang, ``for_reader``)
 
 #: Follows the date of the newest message on a subject (answer/timeline.py),
 #: unless the question asks about the past.

@@ -93,8 +93,9 @@ class Store:
         self._in_use: int | None = None  # the in-use lock's descriptor (encryption.hold_open)
         self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
         self._allowed: tuple[tuple, int] | None = None  # allow_windows: (filter and generation, count) laid out
-        self._matrices = VectorMatrices(conn, self.generation, self._identity())  # dense, in memory
-        self._lexical = LexicalIndex(conn, self.generation, self._identity())  # lexical, in memory
+        identity = self._identity()
+        self._matrices = VectorMatrices(conn, self.generation, identity)  # dense, in memory
+        self._lexical = LexicalIndex(conn, self.generation, identity)  # lexical, in memory
         self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
 
     def _identity(self) -> str:
