@@ -88,12 +88,14 @@ class CodexSession:
         self.path = (folder / day if day else folder) / f"rollout-{stamp}-{self.id}.jsonl"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.n = 0
+        # The project Codex ran in: a folder beside the sessions' own, as a real rollout names its cwd.
+        self.cwd = str(folder.parent / "shop")
         self.lines = [self._line("session_meta", {
-            "id": self.id, "timestamp": _ts(0), "cwd": "/home/bo/shop", "originator": "codex_cli_rs",
+            "id": self.id, "timestamp": _ts(0), "cwd": self.cwd, "originator": "codex_cli_rs",
             "cli_version": "0.50.0", "source": "cli", "model_provider": "openai",
             "git": {"commit_hash": "abc123", "branch": "main"}, "base_instructions": {"text": "You are Codex."}}),
             self._line("response_item", {"type": "message", "role": "user", "content": [
-                {"type": "input_text", "text": "<environment_context>\n  <cwd>/home/bo/shop</cwd>\n"
+                {"type": "input_text", "text": f"<environment_context>\n  <cwd>{self.cwd}</cwd>\n"
                                                "</environment_context>"}]})]
 
     def _line(self, kind: str, payload: dict) -> dict:
@@ -102,7 +104,7 @@ class CodexSession:
 
     def turn(self, prompt: str, answer: str) -> list[dict]:
         return [
-            self._line("turn_context", {"turn_id": f"t{self.n}", "cwd": "/home/bo/shop", "model": "gpt-5-codex",
+            self._line("turn_context", {"turn_id": f"t{self.n}", "cwd": self.cwd, "model": "gpt-5-codex",
                                         "approval_policy": "on-request", "summary": "auto"}),
             self._line("event_msg", {"type": "user_message", "message": prompt, "images": []}),
             self._line("response_item", {"type": "message", "role": "user",
