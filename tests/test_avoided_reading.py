@@ -12,7 +12,7 @@ from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.settings import ANSWER_CHECKS
-from tests.conftest import THIRD_CHATS, needs_bundled_reader
+from tests.conftest import SECOND_CHATS, THIRD_CHATS, needs_bundled_reader
 from tests.test_later_reading import Answers, msg, result
 
 QUESTION = "Who is Kabir engaged to?"
@@ -125,3 +125,69 @@ def test_the_bundled_reader_names_whom_kabir_is_engaged_to(open_memory):
     assert answer.answer == "Farah", (answer.answer, answer.reader_said, answer.correction)
     assert answer.reader_said == "Kabir" and "read again without writing" in answer.correction
     assert answer.citations and all("Farah" in c.text and c.speaker == "Kabir" for c in answer.citations)
+
+
+# The other person of the chat named instead (answer/chat_partner.py): the same reading, where
+# a line of the person asked about on what was asked holds the new answer.
+ENGAGED = "Who is Oonagh engaged to?"
+OONAGH = [
+    msg(1, "There's a pastry chef with a truck next to mine. Teodor. He makes cheese doughnuts.",
+        "2026-01-18T10:00:00", "Oonagh"),
+    msg(2, "Oonagh!! Truck romance!", "2026-01-18T10:01:00", "Yusuf"),
+    msg(3, "Teodor proposed! He folded the ring into a galette. We're engaged!!", "2026-05-10T10:00:00", "Oonagh"),
+    msg(4, "WHAT! Congratulations!!", "2026-05-10T10:01:00", "Yusuf"),
+]
+
+
+def test_a_partners_name_read_again_stands_only_from_a_line_of_theirs_on_the_subject():
+    read, told = scripted("Teodor")
+    found = avoided_reading.read_avoiding(ENGAGED, "Yusuf", OONAGH, EvidenceViews(), read, partner=True)
+    # Line 1 names Teodor too, but says nothing of being engaged.
+    assert found is not None and found.sources == [3] and told == [["Yusuf", "Oonagh"]]
+    assert avoided_reading.explain_partner("Yusuf", "Yusuf", found) == (
+        'the reader said "Yusuf": only the name of Yusuf, who writes in the evidence; read again without '
+        'writing "Yusuf", "Oonagh", it answered from [3], a line of the person asked about')
+    # Not an echo of the question: without ``partner`` nothing is read.
+    read, told = scripted("Teodor")
+    assert avoided_reading.read_avoiding(ENGAGED, "Yusuf", OONAGH, EvidenceViews(), read) is None and told == []
+
+
+def test_a_partners_name_read_again_from_lines_off_the_subject_does_not_stand():
+    off_subject = [m for m in OONAGH if m.message_id != 3]
+    read, _ = scripted("Teodor")
+    assert avoided_reading.read_avoiding(ENGAGED, "Yusuf", off_subject, EvidenceViews(), read, partner=True) is None
+
+
+def ask_oonagh(reader, checks=None, evidence=OONAGH):
+    return answer_question(ENGAGED, result(*evidence), lambda: reader, checks=checks, prompt_style="plain")
+
+
+def test_the_answer_after_a_partners_name_is_the_reading_without_the_chats_names():
+    reader = Avoiding("Yusuf", "Teodor")
+    answer = ask_oonagh(reader)
+    assert answer.answer == "Teodor" and answer.reader_said == "Yusuf"
+    assert reader.avoided == [["Yusuf", "Oonagh"]] and reader.prompts[0] == reader.prompts[1]
+    assert "only the name of Yusuf" in answer.correction and "read again without writing" in answer.correction
+    assert [c.text for c in answer.citations] == [OONAGH[2].text]
+    # Nothing on the subject in their lines: "not in your history", as before the reading.
+    reader = Avoiding("Yusuf", "Teodor")
+    answer = ask_oonagh(reader, evidence=[m for m in OONAGH if m.message_id != 3])
+    assert answer.answer == NOT_IN_HISTORY and reader.avoided == [["Yusuf", "Oonagh"]]
+    # Off, or with a reader that cannot be told: "not in your history", read once.
+    without = tuple(c for c in ANSWER_CHECKS if c != avoided_reading.NAME)
+    off = Avoiding("Yusuf", "Teodor")
+    assert ask_oonagh(off, without).answer == NOT_IN_HISTORY and off.avoided == []
+    plain = Answers("Yusuf", "Teodor")
+    assert ask_oonagh(plain).answer == NOT_IN_HISTORY and len(plain.prompts) == 1
+
+
+@needs_bundled_reader
+def test_the_bundled_reader_names_whom_oonagh_is_engaged_to(open_memory):
+    # The second unseen English set (bench/data): the bundled reader first answers with
+    # Yusuf, whom she writes to; with the chat's names not to be written, "Teodor".
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    mem.import_path(SECOND_CHATS, "locomo")
+    answer = mem.ask(ENGAGED, date="2026-05-10")
+    assert answer.answer == "Teodor", (answer.answer, answer.reader_said, answer.correction)
+    assert "Yusuf" in answer.reader_said and "only the name of Yusuf" in answer.correction
+    assert answer.citations and all("Teodor" in c.text and c.speaker == "Oonagh" for c in answer.citations)

@@ -30,7 +30,20 @@ models/protocols.py ``AvoidingReader``). The answer stands only where:
   the reader copies a whole line ("了解、カレンダー直しとく", asked the name of
   健太's cat, which the history never names); an answer is a part of a line.
 
-Otherwise "not in your history" stands. No word of any language is read:
+Otherwise "not in your history" stands.
+
+The same reading follows an answer that was only the name of the other
+person of the chat (answer/chat_partner.py), which that check would make
+"not in your history": asked "Who is Oonagh engaged to?", the bundled
+reader said "Oonagh engaged to Yusuf." (the friend she writes to) over
+evidence holding her "Teodor proposed! ... We're engaged!!"; told not to
+write either name, it answered "Teodor". There the new answer also needs
+its supporting line to share a word of the question's subject
+(``EvidenceViews.subject``, the words asking for a name aside): asked for
+Tamsin's landlord, whom the history never mentions, the forced answer was
+"Keziah", a school friend from a line about flat listings.
+
+No word of any language is read:
 the names are the speakers', the tokens the reader's own (models/avoided.py).
 The bundled reader can always be told; a server only where it says its
 token ids (llama-server, llama-cpp-python's server: ``can_avoid``). Ollama,
@@ -81,14 +94,17 @@ def avoided_words(first: str, messages: Sequence[EvidenceMessage]) -> list[str]:
 
 
 def read_avoiding(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
-                  read: Callable[[Sequence[str]], str], earlier: bool = False) -> AvoidedReading | None:
+                  read: Callable[[Sequence[str]], str], earlier: bool = False,
+                  partner: bool = False) -> AvoidedReading | None:
     """The reader's answer to ``question`` over ``messages`` (the evidence, as
     first read) without the words of :func:`avoided_words`, where it stands
     (the module's doc), else None. ``read`` reads the first prompt again,
     avoiding the words it is given; ``earlier``: the question asks about an
-    earlier state (any of its words said back repeats it)."""
+    earlier state (any of its words said back repeats it); ``partner``: ``first``
+    was only the name of another person of the chat (answer/chat_partner.py),
+    not an echo of the question."""
     named, _ = views.named(question, messages)
-    if not named or not repeats_question(question, first, earlier):
+    if not named or not (partner or repeats_question(question, first, earlier)):
         return None
     avoided = avoided_words(first, messages)
     second = read(avoided).strip()
@@ -101,6 +117,10 @@ def read_avoiding(question: str, first: str, messages: Sequence[EvidenceMessage]
     sources = [n for n in match_sources(second, question, evidence, views)
                if evidence[n - 1].speaker in named
                and len(second) <= PART_OF_LINE * len(views(evidence[n - 1]).body.strip())]
+    if partner:
+        # Named instead of the chat's other person: only from a line on what was asked.
+        subject = views.subject(question, evidence, lang.name_words(question))
+        sources = [n for n in sources if views(evidence[n - 1]).stems & subject]
     if not sources:
         return None
     return AvoidedReading(second, avoided, sources)
@@ -112,3 +132,11 @@ def explain(first: str, reading: AvoidedReading) -> str:
     cited = ", ".join(f"[{n}]" for n in reading.sources)
     return (f'the reader said "{first}", which only repeats the question; read again without writing {names}, '
             f"it answered from {cited}, a line of the person asked about")
+
+
+def explain_partner(first: str, partner: str, reading: AvoidedReading) -> str:
+    """The note under the answer read again after one that only named ``partner``."""
+    names = ", ".join(f'"{w}"' for w in reading.avoided)
+    cited = ", ".join(f"[{n}]" for n in reading.sources)
+    return (f'the reader said "{first}": only the name of {partner}, who writes in the evidence; '
+            f"read again without writing {names}, it answered from {cited}, a line of the person asked about")

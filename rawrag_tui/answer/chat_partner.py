@@ -24,6 +24,11 @@ answered "Rohan" does not, since nothing Rohan writes or is told speaks of
 a landlord. A yes-or-no question is left alone, and so
 is a question with no subject word left once the names are out.
 
+Before that, the reader reads once more with the chat's names not to be
+written (answer/avoided_reading.py), and its answer stands where a line of
+the person asked about, on the question's subject, holds it ("Who is Oonagh
+engaged to?" "Yusuf" -> "Teodor").
+
 A name written in a message's text (not a speaker) is not checked: "Who is
 Tamsin dating now?" answered "Joaquin", from "I've been seeing someone.
 Joaquin!", shares no word with the question either, and is right.

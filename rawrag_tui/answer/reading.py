@@ -297,19 +297,21 @@ def answer_question(
                 correction = earlier_reading.explain(first, before, numbers)
                 filt.cited, how = numbers, "matched"
         timings["reread"] = time.perf_counter() - started
-    if (avoided_reading.NAME in active and corrected is not None and is_abstention(answer)
-            and not asks_yes_no(question) and isinstance(model, AvoidingReader) and model.can_avoid):
+    can_avoid = (avoided_reading.NAME in active and not asks_yes_no(question)
+                 and isinstance(model, AvoidingReader) and model.can_avoid)
+
+    def read_avoiding(avoid: Sequence[str]) -> str:
+        """The first prompt read again without writing ``avoid`` (answer/avoided_reading.py)."""
+        assert isinstance(model, AvoidingReader)
+        second = CitationFilter(len(packed.messages))
+        tokens = min(answer_tokens, avoided_reading.ANSWER_TOKENS)
+        return tidy("".join(_stream(model.answer_avoiding(prompt, avoid, max_tokens=tokens),
+                                    second, None, {"start": time.perf_counter()})))
+
+    if can_avoid and corrected is not None and is_abstention(answer):
         # Still "not in your history" after an answer that only repeated the question:
         # the same prompt once more, that answer and the chat's names not to be written.
-        avoiding = model
         first_said = CITATION.sub("", reader_said).strip()
-
-        def read_avoiding(avoid: Sequence[str]) -> str:
-            second = CitationFilter(len(packed.messages))
-            tokens = min(answer_tokens, avoided_reading.ANSWER_TOKENS)
-            return tidy("".join(_stream(avoiding.answer_avoiding(prompt, avoid, max_tokens=tokens),
-                                        second, None, {"start": time.perf_counter()})))
-
         started = time.perf_counter()
         avoided = avoided_reading.read_avoiding(question, first_said, packed.messages, views, read_avoiding, earlier)
         if avoided is not None:
@@ -335,8 +337,20 @@ def answer_question(
         said_now = CITATION.sub("", answer).strip()
         partner = chat_partner.partner_named(question, said_now, packed.messages, views)
         if partner is not None:
-            correction = chat_partner.explain(said_now, partner)
-            reader_said, answer, citations = reader_said or answer, NOT_IN_HISTORY, []
+            # Read again with the chat's names set aside (answer/avoided_reading.py); else "not in your history".
+            avoided = None
+            if can_avoid:
+                started = time.perf_counter()
+                avoided = avoided_reading.read_avoiding(question, said_now, packed.messages, views, read_avoiding,
+                                                        earlier, partner=True)
+                timings["avoided"] = time.perf_counter() - started
+            if avoided is not None:
+                correction = avoided_reading.explain_partner(said_now, partner, avoided)
+                reader_said, answer = reader_said or answer, avoided.text
+                citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in avoided.sources]
+            else:
+                correction = chat_partner.explain(said_now, partner)
+                reader_said, answer, citations = reader_said or answer, NOT_IN_HISTORY, []
     return Answer(
         question=question,
         answer=answer,
