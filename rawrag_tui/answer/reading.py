@@ -348,6 +348,7 @@ def answer_question(
                 correction = avoided_reading.explain_partner(said_now, partner, avoided)
                 reader_said, answer = reader_said or answer, avoided.text
                 citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in avoided.sources]
+                unsupported = False  # its sources hold it
             else:
                 correction = chat_partner.explain(said_now, partner)
                 reader_said, answer, citations = reader_said or answer, NOT_IN_HISTORY, []
