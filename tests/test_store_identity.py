@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import shutil
 
-from rawrag_tui.storage import migrations
+from rawrag_tui.storage import lexical_index, migrations, vector_matrix
 
 from .conftest import write_jsonl
 from .test_vector_matrix import ON, both, same, space_of
@@ -59,3 +59,29 @@ def test_an_older_store_gets_its_id_when_it_is_upgraded(open_memory, home, tmp_p
     assert made and len(made) == 32
     assert migrations.migrate(conn) == len(migrations.MIGRATIONS) and mem.store.meta_get(
         migrations.STORE_ID_KEY) == made  # kept, not made again
+
+
+def _held(identity: str) -> tuple[bool, bool]:
+    """Whether this process holds ``identity``'s matrices, and its term scores."""
+    return (any(key[0] == identity for key in vector_matrix._SHARED), identity in lexical_index._SHARED)
+
+
+def test_the_last_store_of_a_file_to_close_takes_its_in_memory_copies_with_it(open_memory, home, tmp_path,
+                                                                              embedder):
+    # A long-lived process (the app, the MCP server) that opens memories in turn, or deletes
+    # one, does not keep their vectors and words after they are closed.
+    first = open_memory()
+    first.import_path(_chat(tmp_path / "a.jsonl", "sourdough starter and rye flour"))
+    flour = embedder.embed(["which flour for bread"], kind="query")[0]
+    same(*both(first.store, space_of(first.store, embedder), flour, 5))
+    assert first.search("sourdough", mode="lexical").hits
+    identity = first.store._identity()
+    assert _held(identity) == (True, True)
+    second = open_memory()  # the same file again, in the same process: the copies are shared
+    assert second.store._identity() == identity
+    second.close()
+    assert _held(identity) == (True, True)  # the first is still open and still uses them
+    first.close()
+    assert _held(identity) == (False, False)
+    first.close()  # closing twice changes nothing
+    assert _held(identity) == (False, False)

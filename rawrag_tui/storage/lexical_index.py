@@ -82,6 +82,12 @@ _SHARED: dict[str, TermScores] = {}
 _SHARED_LOCK = threading.Lock()
 
 
+def forget(database: str) -> None:
+    """Let go of ``database``'s term scores (its last store in this process closed)."""
+    with _SHARED_LOCK:
+        _SHARED.pop(database, None)
+
+
 class LexicalIndex:
     """One connection's view of its database's term scores, kept current with the store (module doc)."""
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,7 +22,7 @@ import apsw
 import numpy as np
 
 from ..words import content_words
-from . import bm25_bound, cjk, encryption, migrations
+from . import bm25_bound, cjk, encryption, lexical_index, migrations, vector_matrix
 from .db import BUSY_TIMEOUT_MS, connect, ensure_private_dir, touch_private
 from .lexical_index import LexicalIndex, note_write, read_allowed
 from .locks import exclusive, index_lock
@@ -84,6 +86,12 @@ _MESSAGE_ROWS = ("SELECT m.id, m.external_id, m.conversation_id, c.title AS conv
                  " JOIN conversations c ON c.id = m.conversation_id")
 
 
+#: Store identity -> how many stores of it are open in this process. The in-memory copies
+#: (matrices, term scores) are shared by all of them and let go when the last one closes.
+_OPEN: Counter[str] = Counter()
+_OPEN_LOCK = threading.Lock()
+
+
 class Store:
     def __init__(self, conn: apsw.Connection, path: Path):
         self.conn = conn
@@ -94,6 +102,9 @@ class Store:
         self._scratch_changes = 0  # rows this connection wrote to temp tables (allow_windows): no data changed
         self._allowed: tuple[tuple, int] | None = None  # allow_windows: (filter and generation, count) laid out
         identity = self._identity()
+        self._kept_as: str | None = identity  # until close: see _OPEN
+        with _OPEN_LOCK:
+            _OPEN[identity] += 1
         self._matrices = VectorMatrices(conn, self.generation, identity)  # dense, in memory
         self._lexical = LexicalIndex(conn, self.generation, identity)  # lexical, in memory
         self._doc_counts: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})  # common_words, per write
@@ -125,6 +136,21 @@ class Store:
         if self._in_use is not None:
             os.close(self._in_use)
             self._in_use = None
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Closed: the last store of this identity in the process takes its in-memory copies with it."""
+        identity, self._kept_as = self._kept_as, None
+        if identity is None:
+            return
+        with _OPEN_LOCK:
+            _OPEN[identity] -= 1
+            last = _OPEN[identity] <= 0
+            if last:
+                del _OPEN[identity]
+        if last:
+            vector_matrix.forget(identity)
+            lexical_index.forget(identity)
 
     def embedding_lock(self, on_wait: Callable[[], None] | None = None) -> contextlib.AbstractContextManager[None]:
         """One indexer per store at a time, across processes (:mod:`.locks`)."""

@@ -174,6 +174,14 @@ _SHARED: dict[tuple[str, int], SpaceMatrix] = {}
 _SHARED_LOCK = threading.Lock()  # one connection at a time checks or reads rows into them
 
 
+def forget(database: str) -> None:
+    """Let go of ``database``'s matrices (its last store in this process closed: a deleted memory's
+    vectors do not stay in a long-lived process, and many stores opened in turn are not all held)."""
+    with _SHARED_LOCK:
+        for key in [k for k in _SHARED if k[0] == database]:
+            del _SHARED[key]
+
+
 class VectorMatrices:
     """One connection's view of its database's matrices, kept current with the store (see the module doc)."""
 
@@ -192,9 +200,7 @@ class VectorMatrices:
         """Forget every matrix of this database (vectors were removed: the next search reads them again)."""
         self._checked.clear()
         self._too_big.clear()
-        with _SHARED_LOCK:
-            for key in [k for k in _SHARED if k[0] == self.database]:
-                del _SHARED[key]
+        forget(self.database)
 
     def current(self, space_id: int, dims: int, max_bytes: int) -> SpaceMatrix | None:
         """The space's matrix as the store holds it now; None when it would take more than
