@@ -157,6 +157,13 @@ class ReaderSettings:
     #: reader the user brings (models.reader_model, reader.endpoint, a pulled
     #: profile's): the 1.5B Coder answered better from them (docs/answers.md).
     anchors: str = "auto"
+    #: Whether the reader's prompt adds to a question the words its language
+    #: module has for a question the small reader misreads ("Where does Thandi
+    #: work now (which employer)?"; only the prompt: the search and the checks
+    #: read the question as asked). "on", "off"; "auto": on for the bundled
+    #: 0.5B reader, off for a reader the user brings, which did better
+    #: without them (docs/answers.md).
+    hints: str = "auto"
     #: Prompt tokens llama.cpp reads per step; progress is reported per step.
     #: 128-512 read equally fast on 2 cores (docs/models.md); 256 reports twice as often as 512.
     batch: int = 256

@@ -223,16 +223,6 @@ def bundled_reader_installed() -> bool:
     return reader_installed(BUNDLED_READER)
 
 
-@pytest.fixture
-def no_reader_hints(monkeypatch):
-    """The reader's prompt without English's question hints (lang/en.py, ``reader_hints``): for a
-    test of a later answer step that the first reading of a "where ... work" question reached
-    before the hint answered it at once (tests/test_reader_hints.py tests the hint)."""
-    from rawrag_tui.lang.en import English
-
-    monkeypatch.setattr(English, "reader_hints", ())
-
-
 def needs_bundled_reader(test):
     """Skips ``test`` where llama-cpp-python or the bundled reader's GGUF is not installed."""
     return pytest.mark.skipif(not bundled_reader_installed(),

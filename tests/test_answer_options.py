@@ -1,11 +1,11 @@
-"""The prompt style and the meaning anchors a home's reader gets when
-``reader.prompt`` and ``reader.anchors`` are "auto"."""
+"""The prompt style, the meaning anchors and the question's hints a home's reader gets when
+``reader.prompt``, ``reader.anchors`` and ``reader.hints`` are "auto"."""
 
 from __future__ import annotations
 
 import pytest
 
-from rawrag_tui.answer.options import anchors, answer_options, prompt_style
+from rawrag_tui.answer.options import anchors, answer_options, hints, prompt_style
 from rawrag_tui.errors import UserError
 from rawrag_tui.settings import load_settings
 
@@ -46,4 +46,27 @@ def test_auto_anchors_are_wide_for_a_reader_the_user_brings(tmp_path, models, re
 def test_an_unknown_anchors_value_is_one_clear_error(tmp_path):
     settings = load_settings(tmp_path, reader={"anchors": "widest"})
     with pytest.raises(UserError, match=r"reader\.anchors: 'widest' is none of auto, close, wide"):
+        answer_options(settings)
+
+
+@pytest.mark.parametrize(("models", "reader", "on"), [
+    # The bundled 0.5B reader answered a town for "where does she work" without the hint.
+    ({"profile": "bundled"}, {}, True),
+    ({"profile": "multilingual"}, {}, True),
+    # A reader the user brings: the 1.5B Coder lost a right answer with it and gained none.
+    ({"profile": "bundled", "reader_model": "/models/qwen2.5-coder-1.5b.gguf"}, {}, False),
+    ({"profile": "bundled"}, {"endpoint": "http://127.0.0.1:8080/v1"}, False),
+    ({"profile": "qwen3-0.6b"}, {}, False),
+    ({"profile": "bundled"}, {"hints": "off"}, False),
+    ({"profile": "bundled", "reader_model": "/models/x.gguf"}, {"hints": "on"}, True),
+])
+def test_auto_hints_are_for_the_bundled_reader_only(tmp_path, models, reader, on):
+    settings = load_settings(tmp_path, models=models, reader=reader)
+    assert hints(settings) is on
+    assert answer_options(settings)["hints"] is on
+
+
+def test_an_unknown_hints_value_is_one_clear_error(tmp_path):
+    settings = load_settings(tmp_path, reader={"hints": "yes"})
+    with pytest.raises(UserError, match=r"reader\.hints: 'yes' is none of auto, on, off"):
         answer_options(settings)

@@ -418,11 +418,12 @@ def test_the_newer_state_is_found_by_the_timeline_and_read_again(embedder):
 
 
 @needs_bundled_reader
-def test_the_bundled_reader_reads_the_line_of_the_change_last(open_memory, no_reader_hints):
+def test_the_bundled_reader_reads_the_line_of_the_change_last(open_memory):
     # The English changed-facts chats (bench/data): Sam's "I left Aer Lingus in January"
     # is in the line that first names Corrib Labs; "data analyst at Aer Lingus" five
-    # sessions earlier is beyond the messages just before it.
-    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+    # sessions earlier is beyond the messages just before it. Without the employer hint
+    # (reader.hints), which answers this question at its first reading.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024, "hints": "off"})
     mem.import_path(ENGLISH_CHATS, "locomo")
     answer = mem.ask(BEFORE_CORRIB, date="2026-04-12")
     assert answer.reader_said == "Corrib Labs" and answer.answer == "Aer Lingus", (answer.answer, answer.correction)

@@ -62,6 +62,7 @@ SHOWN = {
     ("answer/packing.py", "unknown date"),  # what an evidence line says in place of a missing date
     ("answer/reading.py", "other"),  # the backend name of a reader that names none
     ("answer/reading.py", "name"),  # an attribute read with getattr (a reader's name)
+    ("answer/options.py", "off"),  # a value of the reader.hints setting, read from config.toml
 }
 
 

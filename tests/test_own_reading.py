@@ -155,9 +155,10 @@ def test_left_out_of_the_checks_the_first_answer_stands(embedder):
     # said "Neukölln", where he lived before; over his lines after that one, "Leipzig".
     (GERMAN_CHATS, MEHMET_Q, "2026-02-21", "Berlin", "Leipzig", 'it said "Neukölln", older than', "Mehmet"),
 ])
-def test_the_bundled_reader_reads_the_asked_persons_own_lines(open_memory, no_reader_hints, chats, question,
-                                                              asked_on, first, right, note, writer):
-    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024})
+def test_the_bundled_reader_reads_the_asked_persons_own_lines(open_memory, chats, question, asked_on, first, right,
+                                                              note, writer):
+    # Without the employer hint (reader.hints), which answers Caspar's question at its first reading.
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024, "hints": "off"})
     mem.import_path(chats, "locomo")
     answer = mem.ask(question, date=asked_on)
     assert answer.answer == right, (answer.answer, answer.reader_said, answer.correction)

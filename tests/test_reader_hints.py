@@ -13,7 +13,14 @@ import pytest
 
 from rawrag_tui import lang
 from rawrag_tui.answer.prompts import build_prompt
+from rawrag_tui.answer.reading import answer_question
 from tests.conftest import THIRD_CHATS, needs_bundled_reader
+from tests.test_later_reading import Answers, msg, result
+
+THANDI = [
+    msg(1, "Big news: Sandpiper Marine Rescue in Hout Bay took me on!", "2026-02-20T09:00:00", "Thandi"),
+    msg(2, "Seals all day? Dream job.", "2026-02-20T09:05:00", "Morag"),
+]
 
 
 @pytest.mark.parametrize(("question", "told"), [
@@ -35,6 +42,20 @@ def test_the_prompt_says_the_hint_and_nothing_else_of_the_question_changes():
     assert prompt.endswith("Question: Where does Thandi work now (which employer)?\nShort answer:")
     plain = build_prompt("Where does Thandi live now?", "[1] Thandi: Hout Bay", "2026-02-22")
     assert "Question: Where does Thandi live now?\n" in plain
+    # Off (reader.hints; "auto" is off for a reader the user brings): the question as asked.
+    off = build_prompt("  Where does Thandi work now?  ", "[1] Thandi: I switched jobs!", "2026-02-22", hints=False)
+    assert off.endswith("Question: Where does Thandi work now?\nShort answer:")
+
+
+def test_the_answer_path_reads_with_the_hint_only_where_it_is_on():
+    told = {}
+    for on in (True, False):
+        reader = Answers("Sandpiper Marine Rescue")
+        answer_question("Where does Thandi work now?", result(*THANDI), lambda r=reader: r, date="2026-02-22",
+                        prompt_style="plain", hints=on)
+        told[on] = reader.prompts[0]
+    assert "Question: Where does Thandi work now (which employer)?\n" in told[True]
+    assert "Question: Where does Thandi work now?\n" in told[False]
 
 
 @needs_bundled_reader

@@ -50,9 +50,37 @@ def anchors(settings: Settings) -> str:
         raise UserError(f"setting reader.anchors: {chosen!r} is none of {', '.join(ANCHORS)}")
     if chosen != "auto":
         return chosen
+    return "wide" if _reader_brought(settings) else "close"
+
+
+#: The values ``reader.hints`` takes (settings.py).
+HINTS = ("auto", "on", "off")
+
+
+def hints(settings: Settings) -> bool:
+    """``reader.hints``: whether the reader's prompt gives a question the words
+    its language module adds for the small reader (``Language.reader_hints``:
+    "Where does Thandi work now (which employer)?"). "auto" is on for the
+    bundled 0.5B reader, which answered a town without them, and off for a
+    reader the user brings: the 1.5B Coder lost a right answer with them and
+    gained none (docs/answers.md)."""
+    from ..errors import UserError
+
+    chosen = settings.reader.hints
+    if chosen not in HINTS:
+        raise UserError(f"setting reader.hints: {chosen!r} is none of {', '.join(HINTS)}")
+    if chosen != "auto":
+        return chosen == "on"
+    return not _reader_brought(settings)
+
+
+def _reader_brought(settings: Settings) -> bool:
+    """Whether the reader is one the user brings (``models.reader_model``,
+    ``reader.endpoint``, a profile whose reader is not the bundled 0.5B);
+    an unknown profile counts as the bundled reader."""
     if settings.reader.endpoint or settings.models.reader_model:
-        return "wide"
-    return "wide" if _profile_reads_bundled(settings) is False else "close"
+        return True
+    return _profile_reads_bundled(settings) is False
 
 
 def answer_options(settings: Settings) -> dict[str, Any]:
@@ -62,5 +90,6 @@ def answer_options(settings: Settings) -> dict[str, Any]:
     r = settings.reader
     return {"answer_tokens": r.answer_tokens, "prompt_style": prompt_style(settings),
             "evidence_tokens": evidence_ceiling(settings), "select": r.select, "anchors": anchors(settings),
+            "hints": hints(settings),
             "first_token_seconds": r.first_token_seconds, "min_evidence_tokens": r.min_evidence_tokens,
             "checks": settings.answer.checks}

@@ -104,15 +104,18 @@ def parse_question_date(value: str | dt.date | None) -> dt.date:
 
 
 def build_prompt(question: str, evidence: str, date: str | dt.date | None = None, style: str = "cited",
-                 say_date: bool = True) -> str:
+                 say_date: bool = True, hints: bool = True) -> str:
     """The full user message: numbered evidence, date, rules, question. Without
     ``say_date`` the reader is not told today's date: an answer cannot then
     write a date no message states because it is today (the faces pass it only
-    when the question needs it, ``lang.asks_about_now``)."""
+    when the question needs it, ``lang.asks_about_now``). ``hints``: the
+    question with its language's words for the small reader
+    (``Language.for_reader``; ``reader.hints``, answer/options.py)."""
+    asked = question.strip()
     return _template(style).format(
         today=f"Today is {format_date(parse_question_date(date))}.\n" if say_date else "",
         evidence=evidence.strip() or "(none)",
-        question=lang.of(question).for_reader(question.strip()),
+        question=lang.of(question).for_reader(asked) if hints else asked,
         abstain=NOT_IN_HISTORY,
     )
 

@@ -94,6 +94,7 @@ def answer_question(
     evidence_tokens: int = 0,
     select: str = "messages",
     anchors: str = "close",
+    hints: bool = True,
     first_token_seconds: float = 0.0,
     min_evidence_tokens: int = 256,
     history: History | None = None,
@@ -109,7 +110,9 @@ def answer_question(
     ``evidence_tokens`` bounds the evidence (0: only the reader's context
     does); ``select`` is ``reader.select`` (messages or whole windows),
     ``anchors`` how messages are found by meaning ("close" or "wide":
-    ``reader.anchors`` resolved, answer/options.py);
+    ``reader.anchors`` resolved, answer/options.py); ``hints``: the
+    question's words for the small reader in its prompt (``reader.hints``
+    resolved, answer/prompts.py ``build_prompt``);
     ``first_token_seconds`` > 0 sizes the evidence to what the reader reads
     in that time on this machine (``timed_budget``), ``min_evidence_tokens``
     its floor; ``history`` (answer/history.py) is where later messages on the
@@ -137,7 +140,7 @@ def answer_question(
     # part of the wait, and so is choosing the evidence after it.
     clock = {"start": time.perf_counter()}
     say_date = asks_about_now(question)  # else today's date is not the reader's to write
-    frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style, say_date))
+    frame_tokens = model.count_tokens(build_prompt(question, "", date, prompt_style, say_date, hints))
     budget = max(model.context_tokens - frame_tokens - answer_tokens, 0)
     if evidence_tokens > 0:
         budget = min(budget, evidence_tokens)
@@ -157,7 +160,7 @@ def answer_question(
         packed = pack_evidence(result.hits, budget, model.count_tokens, views)
     else:
         raise ValueError(f"reader.select: {select!r} is neither 'messages' nor 'windows'")
-    prompt = build_prompt(question, packed.text, date, prompt_style, say_date)
+    prompt = build_prompt(question, packed.text, date, prompt_style, say_date, hints)
     prompt_tokens = model.count_tokens(prompt)
     timings["pack"] = time.perf_counter() - started
     if on_evidence:
@@ -219,7 +222,7 @@ def answer_question(
         known = history
 
         def read_again(evidence: str) -> str:
-            again_prompt = build_prompt(question, evidence, date, prompt_style, say_date)
+            again_prompt = build_prompt(question, evidence, date, prompt_style, say_date, hints)
             second = CitationFilter(0)  # its [n] number other messages: dropped
             return tidy("".join(_stream(model.answer(again_prompt, max_tokens=answer_tokens, on_progress=reading),
                                         second, None, {"start": time.perf_counter()})))
