@@ -132,7 +132,7 @@ def test_a_partners_name_read_again_stands_only_from_a_line_of_theirs_on_the_sub
     found = avoided_reading.read_avoiding(ENGAGED, "Yusuf", OONAGH, EvidenceViews(), read, partner=True)
     # Line 1 names Teodor too, but says nothing of being engaged.
     assert found is not None and found.sources == [3] and told == [["Yusuf", "Oonagh"]]
-    assert avoided_reading.explain_partner("Yusuf", "Yusuf", found) == (
+    assert avoided_reading.explain("Yusuf", found, partner="Yusuf") == (
         'the reader said "Yusuf": only the name of Yusuf, who writes in the evidence; read again without '
         'writing "Yusuf", "Oonagh", it answered from [3], a line of the person asked about')
     # Not an echo of the question: without ``partner`` nothing is read.

@@ -126,17 +126,11 @@ def read_avoiding(question: str, first: str, messages: Sequence[EvidenceMessage]
     return AvoidedReading(second, avoided, sources)
 
 
-def explain(first: str, reading: AvoidedReading) -> str:
-    """The note under the answer."""
+def explain(first: str, reading: AvoidedReading, partner: str = "") -> str:
+    """The note under the answer; ``partner``: the chat's other person ``first``
+    only named (answer/chat_partner.py), else ``first`` only repeated the question."""
     names = ", ".join(f'"{w}"' for w in reading.avoided)
     cited = ", ".join(f"[{n}]" for n in reading.sources)
-    return (f'the reader said "{first}", which only repeats the question; read again without writing {names}, '
-            f"it answered from {cited}, a line of the person asked about")
-
-
-def explain_partner(first: str, partner: str, reading: AvoidedReading) -> str:
-    """The note under the answer read again after one that only named ``partner``."""
-    names = ", ".join(f'"{w}"' for w in reading.avoided)
-    cited = ", ".join(f"[{n}]" for n in reading.sources)
-    return (f'the reader said "{first}": only the name of {partner}, who writes in the evidence; '
-            f"read again without writing {names}, it answered from {cited}, a line of the person asked about")
+    said = (f'the reader said "{first}": only the name of {partner}, who writes in the evidence' if partner
+            else f'the reader said "{first}", which only repeats the question')
+    return f"{said}; read again without writing {names}, it answered from {cited}, a line of the person asked about"

@@ -348,7 +348,7 @@ def answer_question(
                                                         earlier, partner=True)
                 timings["avoided"] = time.perf_counter() - started
             if avoided is not None:
-                correction = avoided_reading.explain_partner(said_now, partner, avoided)
+                correction = avoided_reading.explain(said_now, avoided, partner)
                 reader_said, answer = reader_said or answer, avoided.text
                 citations = [Citation.of(n, packed.messages[n - 1], "matched") for n in avoided.sources]
                 unsupported = False  # its sources hold it
