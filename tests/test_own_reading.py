@@ -126,6 +126,40 @@ def test_japanese_lines_are_read_by_their_writer():
     assert found is not None and found.text == "メルカリ" and [m.message_id for m in found.said_by] == [2]
 
 
+# Chinese unseen set: "Where does 邓凯 work now?" was answered "长沙", the city of 许悦's new studio,
+# from her line and his reply to it; his own later line names his employer.
+DENG = [
+    msg(1, "还有个事，公司在长沙开新工作室，我可能要过去，还在谈", "2025-06-08T10:00:00", "许悦"),
+    msg(2, "长沙好啊，吃的多", "2025-06-08T10:02:00", "邓凯"),
+    msg(3, "国庆快乐！你在干嘛", "2025-10-04T10:00:00", "许悦"),
+    msg(4, "在魅族上班第三周，国庆值班，食堂是真的香", "2025-10-04T10:05:00", "邓凯"),
+]
+DENG_Q = "邓凯现在在哪家公司上班？"
+
+
+def test_a_reply_that_echoes_someone_elses_line_is_not_their_own_source():
+    found = own_reading.read_own(DENG_Q, "长沙", [DENG[0], DENG[1]], DENG, EvidenceViews(),
+                                 read_by(Answers("魅族")))
+    assert found is not None and found.text == "魅族" and [m.message_id for m in found.said_by] == [4]
+    assert found.replies == {2}
+    assert own_reading.explain("长沙", [1, 2], found, [4], replies=[2]) == (
+        'the reader said "长沙" from [1], written by someone else, and [2], 邓凯\'s reply; read again from '
+        'the 2 messages 邓凯 wrote, it answered from [4]')
+
+
+@pytest.mark.parametrize("sources", [
+    [DENG[1]],                                                             # only his own line
+    [DENG[0], msg(2, "长沙好啊，吃的多", "2025-06-08T10:02:00", "邓凯", conv=2)],  # not a reply: another chat
+    [msg(1, "邓凯，公司在长沙开新工作室", "2025-06-08T10:00:00", "许悦"), DENG[1]],  # the line it answers names him
+    [DENG[0], DENG[3]],                                                    # his line, not right after hers
+    [msg(1, "长沙的生活怎么样？", "2025-06-08T10:00:00", "许悦"), DENG[1]],  # his reply to a question put to him
+])
+def test_the_asked_persons_line_counts_as_theirs_unless_it_answers_someone_elses_source(sources):
+    reader = Answers("魅族")
+    assert own_reading.read_own(DENG_Q, "长沙", sources, DENG, EvidenceViews(), read_by(reader)) is None
+    assert reader.prompts == []
+
+
 def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
     reader = Answers("Sandviken", "Vlaskop Brewery")
     ans = answer_question(QUESTION, result(*CASPAR), lambda: reader, date="2025-06-01",
@@ -136,6 +170,15 @@ def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
     assert ans.correction.startswith('the reader said "Sandviken" from [')
     assert ans.correction.endswith(f"read again from the 2 messages Caspar wrote, it answered from {numbers}")
     assert len(reader.prompts) == 2 and "Sandviken" not in reader.prompts[1].split("Question")[0].split("Messages")[-1]
+
+
+def test_a_reply_is_named_as_such_in_the_note(embedder):
+    reader = Answers("长沙", "魅族")
+    ans = answer_question(DENG_Q, result(*DENG), lambda: reader, date="2025-10-05", prompt_style="plain",
+                          history=ListHistory(embedder, DENG))
+    assert ans.answer == "魅族" and ans.reader_said == "长沙", (ans.answer, ans.correction)
+    assert [c.external_id for c in ans.citations] == ["m4"]
+    assert "written by someone else, and [" in ans.correction and "邓凯's reply" in ans.correction
 
 
 def test_left_out_of_the_checks_the_first_answer_stands(embedder):

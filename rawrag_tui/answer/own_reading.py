@@ -14,6 +14,12 @@ the evidence), where every message the answer comes from (its citations, or
 the messages that support it) is written by someone else and does not name
 the person asked, the reader reads the same question again over only the
 evidence messages that person writes, in time order, the latest marks kept.
+A source the person wrote counts as someone else's where it is their reply,
+the very next message, to such a source that speaks of its writer's own
+life: asked where 邓凯 works now, the reader said "长沙" from 许悦's line
+"公司在长沙开新工作室…我可能要过去" (her company's new studio, where she may go)
+and his "长沙好啊" right after it, which says what he thinks of her
+city, not where he is (his "在魅族上班第三周" does).
 The second answer replaces the first only where it is no abstention,
 differs from the first, is no restatement of the question, is not only the
 name of a person in the chat, one of the person's messages holds every word
@@ -78,6 +84,8 @@ class OwnReading:
     asked: str  #: the person (or people) whose lines were read, for the note
     #: Their older state, read first, where the answer is from their lines after it.
     after: str = ""
+    #: The ids of the sources that are the person's replies to someone else's (:func:`_unechoed`).
+    replies: frozenset[int] = frozenset()
 
 
 def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],
@@ -91,8 +99,10 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     if not sources or lang.asks_when(question) or lang.asks_closed(question) or answer_value(first) is not None:
         return None
     named, people = views.named(question, messages)
-    if not named or any(m.speaker in named or views(m).stems & people for m in sources):
+    unechoed = _unechoed(sources, named, people, views)
+    if not named or any(m.speaker in named or views(m).stems & people for m in unechoed):
         return None
+    replies = frozenset(m.message_id for m in sources) - {m.message_id for m in unechoed}
     own = [m for m in messages if m.speaker in named]
     theirs = {views.circle(m) for m in own}
     if not own or any(views.circle(m) not in theirs for m in sources):
@@ -103,7 +113,7 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     second, said_by = found
     since = min((m.timestamp or "" for m in sources), default="")
     if any((m.timestamp or "") > since for m in said_by):
-        return OwnReading(second, said_by, len(own), "/".join(sorted(named)))
+        return OwnReading(second, said_by, len(own), "/".join(sorted(named)), replies=replies)
     # None of it later than what the first answer came from: an older state of
     # theirs. Their lines after it are read once more, alone.
     until = max(m.timestamp or "" for m in said_by)
@@ -111,7 +121,20 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     found = _read_lines(question, first, newer, messages, views, read, latest, also=second) if newer else None
     if found is None:
         return None
-    return OwnReading(found[0], found[1], len(own), "/".join(sorted(named)), after=second)
+    return OwnReading(found[0], found[1], len(own), "/".join(sorted(named)), after=second, replies=replies)
+
+
+def _unechoed(sources: Sequence[EvidenceMessage], named: set[str], people: set[str],
+              views: EvidenceViews) -> list[EvidenceMessage]:
+    """``sources`` less the asked person's replies to one of them: a line of theirs
+    that comes right after someone else's source in its conversation, where that
+    source speaks of its writer's own life (``lang.speaks_of_self``, as
+    answer/someone_else.py reads it) without the asked person's name, echoes the
+    other's fact ("长沙好啊" after "我可能要过去"). A reply to a question put to
+    them ("横浜の生活はどう" - "横浜は相変わらず") is their own."""
+    others = {(m.conversation_id, m.seq) for m in sources
+              if m.speaker not in named and not views(m).stems & people and lang.speaks_of_self(m.text)}
+    return [m for m in sources if not (m.speaker in named and (m.conversation_id, m.seq - 1) in others)]
 
 
 def _read_lines(question: str, first: str, lines: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],
@@ -131,12 +154,19 @@ def _read_lines(question: str, first: str, lines: Sequence[EvidenceMessage], mes
     return (second, [numbered[n - 1] for n in supported]) if supported else None
 
 
-def explain(first: str, sources: Sequence[int], reading: OwnReading, numbers: Sequence[int]) -> str:
-    """The note under the answer: what the reader said first, from whose lines, and what it read again."""
+def explain(first: str, sources: Sequence[int], reading: OwnReading, numbers: Sequence[int],
+            replies: Sequence[int] = ()) -> str:
+    """The note under the answer: what the reader said first, from whose lines, and what it read again;
+    ``replies``: the numbers among ``sources`` that are the person's replies to someone else's."""
     said = ", ".join(f"[{n}]" for n in sources)
-    now = ", ".join(f"[{n}]" for n in numbers)
-    start = (f'the reader said "{first}" from {said}, written by someone else; read again from the '
+    others = ", ".join(f"[{n}]" for n in sources if n not in replies)
+    answered = ", ".join(f"[{n}]" for n in replies)
+    reply = "replies" if len(replies) > 1 else "reply"
+    whose = (f"{others}, written by someone else, and {answered}, {reading.asked}'s {reply}" if replies
+             else f"{said}, written by someone else")
+    start = (f'the reader said "{first}" from {whose}; read again from the '
              f"{reading.read} message{'s' if reading.read != 1 else ''} {reading.asked} wrote, ")
+    now = ", ".join(f"[{n}]" for n in numbers)
     if reading.after:
         return (start + f'it said "{reading.after}", older than {said}; from their messages after that one, '
                 f"it answered from {now}")

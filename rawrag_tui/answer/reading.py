@@ -274,7 +274,8 @@ def answer_question(
                                                packed.messages, views, read_again, packed.latest)
                     if own is not None:
                         numbers = [number[m.message_id] for m in own.said_by]
-                        correction = own_reading.explain(first, sources, own, numbers)
+                        replies = [n for n in sources if packed.messages[n - 1].message_id in own.replies]
+                        correction = own_reading.explain(first, sources, own, numbers, replies)
                         reader_said, answer = answer, own.text
                         filt.cited, how = numbers, "matched"
         else:
