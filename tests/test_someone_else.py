@@ -49,22 +49,40 @@ def test_the_first_person_is_each_language_modules(text, of_self):
 
 def test_another_persons_line_about_themself_is_no_answer_about_the_one_asked():
     views = EvidenceViews()
-    assert someone_else.others_own(BROTHER, [CHAT[2]], CHAT, views)
+    assert someone_else.others_own(BROTHER, "Bristol", [CHAT[2]], CHAT, views)
     # The asked person's own line, a line naming them, or one of several sources theirs: kept.
-    assert not someone_else.others_own(BROTHER, [CHAT[1]], CHAT, views)
+    assert not someone_else.others_own(BROTHER, "Bristol", [CHAT[1]], CHAT, views)
     naming = dataclasses.replace(CHAT[2], message_id=30, text="Jess, I need to be in Bristol with Dad at weekends.")
-    assert not someone_else.others_own(BROTHER, [naming], CHAT, views)
-    assert not someone_else.others_own(BROTHER, [CHAT[2], CHAT[1]], CHAT, views)
+    assert not someone_else.others_own(BROTHER, "Bristol", [naming], CHAT, views)
+    assert not someone_else.others_own(BROTHER, "Bristol", [CHAT[2], CHAT[1]], CHAT, views)
     # An assistant's draft speaks in the user's voice; a bot ("other") is no one's life.
     for role in ("assistant", "other"):
-        assert not someone_else.others_own(BROTHER, [dataclasses.replace(CHAT[2], role=role)], CHAT, views)
+        assert not someone_else.others_own(BROTHER, "Bristol", [dataclasses.replace(CHAT[2], role=role)], CHAT, views)
     # A question naming no one of the chat, a yes-or-no question, no sources: nothing to say.
-    assert not someone_else.others_own("Which city does Zoe's brother live in?", [CHAT[2]], CHAT, views)
-    assert not someone_else.others_own("Does Jess's brother live in Bristol?", [CHAT[2]], CHAT, views)
-    assert someone_else.others_own("Where did Jess's brother live?", [CHAT[2]], CHAT, views)
+    assert not someone_else.others_own("Which city does Zoe's brother live in?", "Bristol", [CHAT[2]], CHAT, views)
+    assert not someone_else.others_own("Does Jess's brother live in Bristol?", "Bristol", [CHAT[2]], CHAT, views)
+    assert someone_else.others_own("Where did Jess's brother live?", "Bristol", [CHAT[2]], CHAT, views)
     # In the past too ("Did Melanie make the black and white bowl?" "Yes", LoCoMo).
-    assert not someone_else.others_own("Did Jess's brother live in Bristol?", [CHAT[2]], CHAT, views)
-    assert not someone_else.others_own(BROTHER, [], CHAT, views)
+    assert not someone_else.others_own("Did Jess's brother live in Bristol?", "Bristol", [CHAT[2]], CHAT, views)
+    assert not someone_else.others_own(BROTHER, "Bristol", [], CHAT, views)
+
+
+def test_the_asked_persons_reply_to_that_line_echoes_it():
+    # "Where does Jess work?" was answered "Glasgow" from Amir's news and Jess's "Glasgow?!" right
+    # after it: her reply says nothing of her own.
+    views = EvidenceViews()
+    work = "Where does Jess work?"
+    assert someone_else.replies("Glasgow", work, [CHAT[0], CHAT[1]], {"Jess"}, {"jess"}, views) == {2}
+    assert someone_else.others_own(work, "Glasgow", [CHAT[0], CHAT[1]], CHAT, views)
+    assert not someone_else.others_own(work, "Glasgow", [CHAT[1]], CHAT, views)  # her line alone is hers
+    # Amir's line does not name the answer: her reply after it is hers.
+    assert not someone_else.others_own(work, "a school", [CHAT[0], CHAT[1]], CHAT, views)
+    # Not a line of his own life: a question put to her, and her reply to it.
+    asked = [msg(1, "How's Glasgow treating you?", "2025-05-25T18:00:00", "Amir"), CHAT[1]]
+    assert not someone_else.others_own(work, "Glasgow", asked, CHAT, views)
+    note = someone_else.explain("Glasgow", [1, 2], [CHAT[0], CHAT[1]], work, CHAT, views)
+    assert note == ('"Glasgow" comes only from [1], where Amir writes in the first person, of their own life, '
+                    "not of Jess, and [2], Jess's reply to it")
 
 
 def test_the_answer_becomes_not_in_your_history_with_the_readers_words_in_the_note():

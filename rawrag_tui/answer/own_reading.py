@@ -16,10 +16,11 @@ the person asked, the reader reads the same question again over only the
 evidence messages that person writes, in time order, the latest marks kept.
 A source the person wrote counts as someone else's where it is their reply,
 the very next message, to such a source that speaks of its writer's own
-life: asked where 邓凯 works now, the reader said "长沙" from 许悦's line
-"公司在长沙开新工作室…我可能要过去" (her company's new studio, where she may go)
-and his "长沙好啊" right after it, which says what he thinks of her
-city, not where he is (his "在魅族上班第三周" does).
+life and names the answer (``someone_else.replies``): asked where 邓凯
+works now, the reader said "长沙" from 许悦's line "公司在长沙开新工作室…
+我可能要过去" (her company's new studio, where she may go) and his "长沙好啊"
+right after it, which says what he thinks of her city, not where he is
+(his "在魅族上班第三周" does).
 The second answer replaces the first only where it is no abstention,
 differs from the first, is no restatement of the question, is not only the
 name of a person in the chat, one of the person's messages holds every word
@@ -63,6 +64,7 @@ from dataclasses import dataclass
 from .. import lang
 from ..lang import query_terms
 from ..search.types import EvidenceMessage
+from . import someone_else
 from .checks.later_values import answer_value
 from .checks.support import match_sources, naming
 from .evidence import EvidenceViews
@@ -84,7 +86,7 @@ class OwnReading:
     asked: str  #: the person (or people) whose lines were read, for the note
     #: Their older state, read first, where the answer is from their lines after it.
     after: str = ""
-    #: The ids of the sources that are the person's replies to someone else's (:func:`_unechoed`).
+    #: The ids of the sources that are the person's replies to someone else's (``someone_else.replies``).
     replies: frozenset[int] = frozenset()
 
 
@@ -99,10 +101,10 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     if not sources or lang.asks_when(question) or lang.asks_closed(question) or answer_value(first) is not None:
         return None
     named, people = views.named(question, messages)
-    unechoed = _unechoed(sources, named, people, views)
-    if not named or any(m.speaker in named or views(m).stems & people for m in unechoed):
+    replies = someone_else.replies(first, question, sources, named, people, views)
+    if not named or any(m.speaker in named or views(m).stems & people for m in sources
+                        if m.message_id not in replies):
         return None
-    replies = frozenset(m.message_id for m in sources) - {m.message_id for m in unechoed}
     own = [m for m in messages if m.speaker in named]
     theirs = {views.circle(m) for m in own}
     if not own or any(views.circle(m) not in theirs for m in sources):
@@ -122,19 +124,6 @@ def read_own(question: str, first: str, sources: Sequence[EvidenceMessage], mess
     if found is None:
         return None
     return OwnReading(found[0], found[1], len(own), "/".join(sorted(named)), after=second, replies=replies)
-
-
-def _unechoed(sources: Sequence[EvidenceMessage], named: set[str], people: set[str],
-              views: EvidenceViews) -> list[EvidenceMessage]:
-    """``sources`` less the asked person's replies to one of them: a line of theirs
-    that comes right after someone else's source in its conversation, where that
-    source speaks of its writer's own life (``lang.speaks_of_self``, as
-    answer/someone_else.py reads it) without the asked person's name, echoes the
-    other's fact ("长沙好啊" after "我可能要过去"). A reply to a question put to
-    them ("横浜の生活はどう" - "横浜は相変わらず") is their own."""
-    others = {(m.conversation_id, m.seq) for m in sources
-              if m.speaker not in named and not views(m).stems & people and lang.speaks_of_self(m.text)}
-    return [m for m in sources if not (m.speaker in named and (m.conversation_id, m.seq - 1) in others)]
 
 
 def _read_lines(question: str, first: str, lines: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],

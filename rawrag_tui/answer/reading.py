@@ -331,7 +331,8 @@ def answer_question(
         unsupported = bool(answer) and not matched
     taken_from = [evidence[c.n - 1] for c in citations]
     if (someone_else.NAME in active and not is_abstention(answer)
-            and someone_else.others_own(question, taken_from, packed.messages, views)):
+            and someone_else.others_own(question, CITATION.sub("", answer).strip(), taken_from, packed.messages,
+                                        views)):
         # Only another person's line about their own life: nothing the history says of the one asked.
         correction = someone_else.explain(CITATION.sub("", answer).strip(), [c.n for c in citations], taken_from,
                                           question, packed.messages, views)

@@ -22,6 +22,10 @@ answer comes from (its citations, or the messages that support it) is:
   and not "How's Glasgow in March?", a question to them about their city),
 
 the answer is "not in your history", the reader's words kept in the note.
+The asked person's reply right after such a line that names the answer
+(:func:`replies`) is no line of theirs: asked the name of 王磊's girlfriend,
+the reader said "阿凯" from 赵敏's "阿凯昨晚求婚了…我答应了" (he proposed to
+her, she said yes) and 王磊's "恭喜" right after it.
 A yes-or-no question is left alone, of any tense (``lang.asks_closed``:
 "Did Melanie make the black and white bowl?" "Yes" had matched a friend's
 line holding "yes"; its answer is no value taken from a
@@ -38,6 +42,7 @@ from collections.abc import Sequence
 
 from .. import lang
 from ..search.types import EvidenceMessage
+from .checks.support import naming
 from .evidence import EvidenceViews
 
 #: The setting's name for this step (``[answer] checks``).
@@ -47,25 +52,52 @@ NAME = "someone_else"
 PERSON_ROLES = frozenset({"user"})
 
 
-def others_own(question: str, sources: Sequence[EvidenceMessage], evidence: Sequence[EvidenceMessage],
+def others_own(question: str, answer: str, sources: Sequence[EvidenceMessage], evidence: Sequence[EvidenceMessage],
                views: EvidenceViews) -> bool:
     """Whether every one of ``sources`` is another person's line about themself
-    (see the module's doc), for ``question``, which names someone of ``evidence``'s speakers."""
+    (see the module's doc), for ``question``, which names someone of ``evidence``'s speakers,
+    but the asked person's :func:`replies` to such a line naming ``answer``."""
     if not sources or lang.asks_closed(question):
         return False
     named, people = views.named(question, evidence)
     if not named:
         return False
-    return all(m.speaker not in named and m.role in PERSON_ROLES and not views(m).stems & people
-               and lang.speaks_of_self(m.text) for m in sources)
+    echoes = replies(answer, question, sources, named, people, views)
+    return all(_of_their_own(m, named, people, views) for m in sources if m.message_id not in echoes)
+
+
+def replies(answer: str, question: str, sources: Sequence[EvidenceMessage], named: set[str], people: set[str],
+            views: EvidenceViews) -> frozenset[int]:
+    """The ids of ``sources`` that the person asked about (``named``; ``people``:
+    the stems that name them) wrote as the very next message after another of
+    ``sources``: another person's line about their own life that names
+    ``answer``. Such a reply echoes the other's fact ("长沙好啊" after "公司在长沙开新
+    工作室…我可能要过去"); a reply to a question put to them ("横浜の生活はどう" -
+    "横浜は相変わらず") or to a line without the answer is their own."""
+    news = {(m.conversation_id, m.seq) for m in sources
+            if _of_their_own(m, named, people, views) and naming(answer, question, [m], views)}
+    return frozenset(m.message_id for m in sources
+                     if m.speaker in named and (m.conversation_id, m.seq - 1) in news)
+
+
+def _of_their_own(m: EvidenceMessage, named: set[str], people: set[str], views: EvidenceViews) -> bool:
+    """Whether ``m`` is a person's line about their own life, by someone not
+    ``named`` and without a word naming them (``people``)."""
+    return (m.speaker not in named and m.role in PERSON_ROLES and not views(m).stems & people
+            and lang.speaks_of_self(m.text))
 
 
 def explain(answer: str, numbers: Sequence[int], sources: Sequence[EvidenceMessage],
             question: str, evidence: Sequence[EvidenceMessage], views: EvidenceViews) -> str:
     """The note under "not in your history": the answer it replaced, and whose line that came from."""
-    named, _ = views.named(question, evidence)
-    said = ", ".join(f"[{n}]" for n in numbers)
-    writers = ", ".join(sorted({m.speaker for m in sources}))
+    named, people = views.named(question, evidence)
+    echoes = replies(answer, question, sources, named, people, views)
+    said = ", ".join(f"[{n}]" for n, m in zip(numbers, sources) if m.message_id not in echoes)
+    writers = ", ".join(sorted({m.speaker for m in sources if m.message_id not in echoes}))
     asked = "/".join(sorted(named))
-    return (f'"{answer}" comes only from {said}, where {writers} writes in the first person, '
+    note = (f'"{answer}" comes only from {said}, where {writers} writes in the first person, '
             f"of their own life, not of {asked}")
+    if echoes:
+        answered = ", ".join(f"[{n}]" for n, m in zip(numbers, sources) if m.message_id in echoes)
+        note += f", and {answered}, {asked}'s {'replies' if len(echoes) > 1 else 'reply'} to it"
+    return note
