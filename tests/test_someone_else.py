@@ -75,8 +75,9 @@ def test_the_asked_persons_reply_to_that_line_echoes_it():
     assert someone_else.replies("Glasgow", work, [CHAT[0], CHAT[1]], {"Jess"}, {"jess"}, views) == {2}
     assert someone_else.others_own(work, "Glasgow", [CHAT[0], CHAT[1]], CHAT, views)
     assert not someone_else.others_own(work, "Glasgow", [CHAT[1]], CHAT, views)  # her line alone is hers
-    # Amir's line does not name the answer: her reply after it is hers.
+    # Amir's line does not hold the whole answer: her reply after it is hers.
     assert not someone_else.others_own(work, "a school", [CHAT[0], CHAT[1]], CHAT, views)
+    assert not someone_else.others_own(work, "Glasgow is far", [CHAT[0], CHAT[1]], CHAT, views)
     # Not a line of his own life: a question put to her, and her reply to it.
     asked = [msg(1, "How's Glasgow treating you?", "2025-05-25T18:00:00", "Amir"), CHAT[1]]
     assert not someone_else.others_own(work, "Glasgow", asked, CHAT, views)
