@@ -79,8 +79,19 @@ def test_the_asked_persons_reply_to_that_line_echoes_it():
     assert not someone_else.others_own(work, "a school", [CHAT[0], CHAT[1]], CHAT, views)
     assert not someone_else.others_own(work, "Glasgow is far", [CHAT[0], CHAT[1]], CHAT, views)
     # Not a line of his own life: a question put to her, and her reply to it.
-    asked = [msg(1, "How's Glasgow treating you?", "2025-05-25T18:00:00", "Amir"), CHAT[1]]
+    asked = [msg(31, "How's Glasgow treating you?", "2025-05-25T18:00:00", "Amir"),
+             msg(32, "Glasgow?! That's so far!", "2025-05-25T18:01:00", "Jess")]
     assert not someone_else.others_own(work, "Glasgow", asked, CHAT, views)
+    # A sentence the reader wrote around the name: the reply's word of it is the line's.
+    zhao = [msg(11, "还有件事……阿凯昨晚求婚了，我答应了💍", "2025-06-01T20:00:00", "赵敏"),
+            msg(12, "！！！恭喜！！就是岩馆认识的那个阿凯？", "2025-06-01T20:01:00", "王磊")]
+    assert someone_else.others_own("王磊的女朋友叫什么名字？", "王磊的女朋友叫阿凯。", zhao, zhao, views)
+    # A whole line the reader copied says more than the line before it: his own.
+    bristol = [msg(21, "Meanwhile at home my budgie Kiwi has learned to wolf-whistle.", "2025-04-06T10:00:00",
+                   "Jess"),
+               msg(22, "Iconic bird. Bristol life is the same as ever.", "2025-04-06T10:02:00", "Amir")]
+    assert not someone_else.others_own("Where did Amir live before he moved to Glasgow?",
+                                       "Bristol life is the same as ever.", bristol, bristol, views)
     note = someone_else.explain("Glasgow", [1, 2], [CHAT[0], CHAT[1]], work, CHAT, views)
     assert note == ('"Glasgow" comes only from [1], where Amir writes in the first person, of their own life, '
                     "not of Jess, and [2], Jess's reply to it")

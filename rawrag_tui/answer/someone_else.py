@@ -43,7 +43,6 @@ from collections.abc import Sequence
 from .. import lang
 from ..lang import query_terms
 from ..search.types import EvidenceMessage
-from .checks.support import naming
 from .evidence import EvidenceViews
 
 #: The setting's name for this step (``[answer] checks``).
@@ -71,17 +70,21 @@ def replies(answer: str, question: str, sources: Sequence[EvidenceMessage], name
             views: EvidenceViews) -> frozenset[int]:
     """The ids of ``sources`` that the person asked about (``named``; ``people``:
     the stems that name them) wrote as the very next message after another of
-    ``sources``: another person's line about their own life that holds every
-    word of ``answer`` (beyond the question's; a whole line the reader copied
-    shares a word with most lines). Such a reply echoes the other's fact ("长沙好啊" after "公司在长沙开新
-    工作室…我可能要过去"); a reply to a question put to them ("横浜の生活はどう" -
-    "横浜は相変わらず") or to a line without the answer is their own."""
-    said = len(query_terms(answer) - query_terms(question))
-    news = {(m.conversation_id, m.seq) for m in sources
-            if _of_their_own(m, named, people, views)
-            and any(held == said for _, held, _ in naming(answer, question, [m], views))}
-    return frozenset(m.message_id for m in sources
-                     if m.speaker in named and (m.conversation_id, m.seq - 1) in news)
+    ``sources``, another person's line about their own life, and whose words of
+    ``answer`` (beyond the question's) that line already holds: such a reply
+    echoes the other's fact ("长沙好啊" after "公司在长沙开新工作室…我可能要过去"). A
+    reply to a question put to them ("横浜の生活はどう" - "横浜は相変わらず") or one
+    that says more of the answer than the line before it ("Bristol life is the
+    same as ever", a whole line the reader copied) is their own."""
+    said = query_terms(answer) - query_terms(question)
+    news = {(m.conversation_id, m.seq): m for m in sources if _of_their_own(m, named, people, views)}
+
+    def echoes(reply: EvidenceMessage, line: EvidenceMessage) -> bool:
+        repeated = said & views(reply).supporting_stems
+        return bool(repeated) and repeated <= views(line).supporting_stems
+
+    return frozenset(m.message_id for m in sources if m.speaker in named
+                     and (m.conversation_id, m.seq - 1) in news and echoes(m, news[(m.conversation_id, m.seq - 1)]))
 
 
 def _of_their_own(m: EvidenceMessage, named: set[str], people: set[str], views: EvidenceViews) -> bool:
