@@ -114,6 +114,15 @@ def test_the_answer_becomes_not_in_your_history_with_the_readers_words_in_the_no
     assert ans.answer == "Bristol" and ans.correction == ""
 
 
+def test_an_answer_from_someone_elses_news_and_the_reply_to_it_is_not_in_your_history():
+    # Read again over Jess's own lines the reader says nothing they hold: someone_else has it.
+    reader = Answers("Glasgow", "a school")
+    ans = answer_question("Where does Jess work?", result(*CHAT), lambda: reader, date="2026-01-01",
+                          prompt_style="plain")
+    assert ans.answer == NOT_IN_HISTORY and ans.reader_said == "Glasgow", ans.correction
+    assert ans.correction.endswith(", and [2], Jess's reply to it")
+
+
 @needs_bundled_reader
 def test_the_bundled_reader_on_a_question_the_history_cannot_answer(open_memory):
     # The English changed-facts chats (bench/data): nothing says where Jess's brother lives;
