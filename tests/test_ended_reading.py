@@ -114,6 +114,59 @@ def test_german_and_japanese_lines_end_a_state_in_their_own_words():
     assert found is not None and found.text == "ソニー" and found.message == 2
 
 
+# Chinese set: "Which city does 李娜 live in now?" was answered "成都"; the line that gives up the Chengdu flat
+# does not say where she goes, the offer two lines before it does.
+LINA = [
+    msg(1, "我在成都住了六年还是不习惯", "2025-01-05T19:00:00", "李娜"),
+    msg(2, "告诉你个事，我拿到杭州一家公司的offer了！", "2025-04-26T19:40:00", "李娜"),
+    msg(3, "哇！真的要走啦？", "2025-04-26T19:41:00", "陈浩"),
+    msg(4, "嗯，下个月底就过去。成都的房子我已经退了", "2025-04-26T19:42:00", "李娜"),
+]
+LINA_Q = "李娜现在住在哪个城市？"
+
+
+def before_in(messages):
+    def before(line, n):
+        return [m for m in messages if m.conversation_id == line.conversation_id and m.seq < line.seq][-n:]
+    return before
+
+
+def test_where_the_ending_line_says_no_new_state_the_lines_just_before_it_are_read_with_it():
+    reader = Answers("北京", "杭州")
+    evidence = [LINA[0], LINA[3]]  # the evidence held the old city and the line that ends it
+    found = ended_reading.read_ended(LINA_Q, "成都", evidence, EvidenceViews(), read_by(reader),
+                                     before=before_in(LINA))
+    assert found is not None and found.text == "杭州" and found.said_by == LINA[1] and found.before == 2
+    assert found.message == 2 and found.earlier == [1]
+    assert "offer" in reader.prompts[1] and "真的要走啦" in reader.prompts[1] and "成都" not in reader.prompts[1]
+    assert ended_reading.explain("成都", found, 3) == (
+        'the reader said "成都", named in [1]; [2], the latest message naming it, says that ended: read again '
+        "without it, with the 2 messages just before it, it answered from [3]")
+
+
+@pytest.mark.parametrize(("lines", "second"), [
+    (LINA, "上海"),                                     # no line before it says it
+    (LINA, "成都"),                                     # the first answer again
+    ([LINA[0], msg(2, "杭州的房子好贵", "2025-04-26T19:40:00", "陈浩"), *LINA[2:]], "杭州"),  # someone else's line
+    ([LINA[0], msg(2, "我拿到杭州一家公司的offer了！", "2025-04-20T19:40:00", "李娜"), *LINA[2:]],
+     "杭州"),                                           # another day
+])
+def test_a_line_before_the_ending_one_answers_only_where_the_same_person_said_it_that_day(lines, second):
+    reader = Answers("北京", second)
+    assert ended_reading.read_ended(LINA_Q, "成都", [lines[0], lines[3]], EvidenceViews(), read_by(reader),
+                                    before=before_in(lines)) is None
+
+
+def test_a_line_before_the_ending_one_is_cited_after_the_evidence(embedder):
+    reader = Answers("成都", "北京", "杭州")
+    evidence = [LINA[0], LINA[3]]
+    ans = answer_question(LINA_Q, result(*evidence), lambda: reader, date="2025-08-20", prompt_style="plain",
+                          checks=(ended_reading.NAME,), history=ListHistory(embedder, LINA))
+    assert ans.answer == "杭州" and ans.reader_said == "成都", ans.correction
+    assert [(c.external_id, c.how) for c in ans.citations] == [("m2", "matched")]
+    assert ans.correction.endswith("with the 2 messages just before it, it answered from [3]")
+
+
 def test_the_answer_is_the_second_reading_with_the_first_in_the_note(embedder):
     reader = Answers("Chelsea", "Brighton")
     ans = answer_question(QUESTION, result(*DANIEL), lambda: reader, date="2026-01-01",

@@ -54,6 +54,11 @@ from .prompts import is_abstention
 NAME = "ended_reading"
 #: What stands in a line for the answer's words while it is read again.
 HIDDEN = "…"
+#: Messages of its conversation just before the ending line (of its day) read
+#: with it where it alone says no new state: "成都的房子我已经退了" (the Chengdu
+#: flat given up) follows "我拿到杭州一家公司的offer了" (an offer in Hangzhou) by
+#: two lines.
+BEFORE_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,11 @@ class EndedReading:
     text: str
     message: int
     earlier: list[int]
+    #: Where the ending line alone did not say the new state: the line just
+    #: before it (:data:`BEFORE_LINES`, the same day) the answer was read from.
+    said_by: EvidenceMessage | None = None
+    #: How many lines before the ending line were read with it.
+    before: int = 0
 
 
 def ended_source(question: str, answer: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
@@ -127,11 +137,15 @@ def around_ending(body: str, question: str) -> str:
 
 def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], views: EvidenceViews,
                read: Callable[[str], str], latest: frozenset[int] | set[int] = frozenset(),
-               same_people: Callable[[int], frozenset[int]] = alone) -> EndedReading | None:
+               same_people: Callable[[int], frozenset[int]] = alone,
+               before: Callable[[EvidenceMessage, int], list[EvidenceMessage]] | None = None,
+               ) -> EndedReading | None:
     """The reader's answer from the newest line naming ``first`` with it
     hidden, where that line says it ended and the answer stands (see the
     module's doc), else None. ``read`` answers an evidence block (the same
-    prompt as the first reading); ``latest``: ids marked newest on their subject."""
+    prompt as the first reading); ``latest``: ids marked newest on their subject;
+    ``before(line, n)``: up to ``n`` messages of its conversation just before
+    ``line``, in order, read with it where it alone says no new state."""
     if lang.asks_when(question) or lang.asks_yes_no(question) or answer_value(first) is not None:
         return None
     found = ended_source(question, first, messages, views, same_people)
@@ -144,17 +158,44 @@ def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], v
         return None
     text, _ = render([m], {m.message_id: around_ending(body, question)}, latest)
     second = read(text).strip()
-    if (not second or HIDDEN in second or is_abstention(second) or same_answer(second, first)
-            or query_terms(second) & query_terms(first) or restates(question, second, first)
-            or only_people(second, messages)):
+    if _stands(second, question, first, messages) and match_sources(second, question, [m], views):
+        return EndedReading(second, newest, earlier)
+    if before is None:
         return None
-    if not match_sources(second, question, [m], views):
+    # The new state may be told just before the line that ends the old one,
+    # the same day: those lines and it, the answer hidden in each, read once more.
+    lines = [p for p in before(m, BEFORE_LINES) if sent_day(p) == sent_day(m)]
+    if not lines:
         return None
-    return EndedReading(second, newest, earlier)
+    bodies = {p.message_id: hide(views(p).body, first) or views(p).body for p in lines}
+    bodies[m.message_id] = body
+    text, _ = render([*lines, m], bodies, latest)
+    second = read(text).strip()
+    if not _stands(second, question, first, messages):
+        return None
+    # Said by a line of the one whose state ended, before the line that ends it.
+    said = [p for p in lines if p.speaker == m.speaker and match_sources(second, question, [p], views)]
+    if not said:
+        return None
+    return EndedReading(second, newest, earlier, said_by=said[-1], before=len(lines))
 
 
-def explain(first: str, reading: EndedReading) -> str:
-    """The note under the answer: what the reader said, and the line that says it ended."""
+def _stands(second: str, question: str, first: str, messages: Sequence[EvidenceMessage]) -> bool:
+    """Whether ``second`` is an answer that may replace ``first``: not empty, nothing
+    hidden, no abstention, no word of ``first``, no restatement of the question, not
+    only a chat member's name."""
+    return not (not second or HIDDEN in second or is_abstention(second) or same_answer(second, first)
+                or bool(query_terms(second) & query_terms(first)) or restates(question, second, first)
+                or only_people(second, messages))
+
+
+def explain(first: str, reading: EndedReading, said_at: int | None = None) -> str:
+    """The note under the answer: what the reader said, and the line that says it ended;
+    ``said_at``: the number of :attr:`EndedReading.said_by` where the answer came from a line before it."""
     before = ", ".join(f"[{n}]" for n in reading.earlier)
-    return (f'the reader said "{first}", named in {before}; [{reading.message}], the latest message naming it, '
-            f"says that ended: read again without it, it answered from [{reading.message}]")
+    start = (f'the reader said "{first}", named in {before}; [{reading.message}], the latest message naming it, '
+             f"says that ended: ")
+    if said_at is None:
+        return start + f"read again without it, it answered from [{reading.message}]"
+    lines = f"{reading.before} message{'s' if reading.before != 1 else ''}"
+    return start + f"read again without it, with the {lines} just before it, it answered from [{said_at}]"

@@ -263,11 +263,24 @@ def answer_question(
                 ended = None
                 if ended_reading.NAME in active:
                     # The answer's newest line says it ended: that line again, the answer hidden.
+                    def lines_before(line: EvidenceMessage, n: int) -> list[EvidenceMessage]:
+                        return known.messages_before(line.conversation_id, line.seq, n)
+
                     ended = ended_reading.read_ended(question, first, packed.messages, views, read_again,
-                                                     packed.latest, known.same_people)
-                    if ended is not None:
+                                                     packed.latest, known.same_people, lines_before)
+                    if ended is not None and ended.said_by is None:
                         reader_said, answer, correction = answer, ended.text, ended_reading.explain(first, ended)
                         filt.cited, how = [ended.message], "matched"
+                    elif ended is not None and ended.said_by is not None:
+                        # A line before the ending one the evidence did not hold is numbered after it.
+                        said_by = ended.said_by
+                        if said_by.message_id not in number:
+                            read_too.append(said_by)
+                            number[said_by.message_id] = len(packed.messages) + len(read_too)
+                        at = number[said_by.message_id]
+                        correction = ended_reading.explain(first, ended, at)
+                        reader_said, answer = answer, ended.text
+                        filt.cited, how = [at], "matched"
                 if ended is None and own_reading.NAME in active:
                     # Only someone else's lines: the asked person's own, read again.
                     own = own_reading.read_own(question, first, [packed.messages[n - 1] for n in sources],
