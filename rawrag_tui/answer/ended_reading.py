@@ -23,9 +23,14 @@ without the "Eskil thinks I've lost my mind." after it, which gave "Eskil").
 The second answer replaces the first where it is an answer (not empty, not
 "not in your history", not only a chat member's name, no restatement of the
 question), shares none of the first answer's terms, and is said by that
-line. The language module's words for an ending
-are all this step reads of a language; which message is newest is its send
-time. Not for the past, a "when" question or an answer that is a date,
+line. Where it is not, the line is read once more with the messages of its
+conversation just before it, of its day (:data:`BEFORE_LINES`), the answer
+hidden in each: "下个月底就过去。成都的房子我已经退了" (off at the end of
+next month, the Chengdu flat given up) says no city, the offer in Hangzhou
+two lines before it does. That answer must pass the same gates and be said
+by one of those lines written by the person whose line ends the state. The
+language module's words for an ending are all this step reads of a
+language; which message is newest is its send time. Not for the past, a "when" question or an answer that is a date,
 number, address or amount (the checks own those), nor for a yes-or-no
 question (answer/yes_no_reading.py). Turned off by leaving ``ended_reading``
 out of ``[answer] checks``. Measured in docs/answers.md ("An answer the newest

@@ -16,7 +16,8 @@ the person asked, the reader reads the same question again over only the
 evidence messages that person writes, in time order, the latest marks kept.
 A source the person wrote counts as someone else's where it is their reply,
 the very next message, to such a source that speaks of its writer's own
-life and names the answer (``someone_else.replies``): asked where 邓凯
+life and already holds the words of the answer the reply holds
+(``someone_else.replies``): asked where 邓凯
 works now, the reader said "长沙" from 许悦's line "公司在长沙开新工作室…
 我可能要过去" (her company's new studio, where she may go) and his "长沙好啊"
 right after it, which says what he thinks of her city, not where he is

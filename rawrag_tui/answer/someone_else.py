@@ -22,8 +22,8 @@ answer comes from (its citations, or the messages that support it) is:
   and not "How's Glasgow in March?", a question to them about their city),
 
 the answer is "not in your history", the reader's words kept in the note.
-The asked person's reply right after such a line that names the answer
-(:func:`replies`) is no line of theirs: asked the name of 王磊's girlfriend,
+The asked person's reply right after such a line, saying nothing of the
+answer that line does not (:func:`replies`), is no line of theirs: asked the name of 王磊's girlfriend,
 the reader said "阿凯" from 赵敏's "阿凯昨晚求婚了…我答应了" (he proposed to
 her, she said yes) and 王磊's "恭喜" right after it.
 A yes-or-no question is left alone, of any tense (``lang.asks_closed``:
@@ -56,7 +56,7 @@ def others_own(question: str, answer: str, sources: Sequence[EvidenceMessage], e
                views: EvidenceViews) -> bool:
     """Whether every one of ``sources`` is another person's line about themself
     (see the module's doc), for ``question``, which names someone of ``evidence``'s speakers,
-    but the asked person's :func:`replies` to such a line naming ``answer``."""
+    but the asked person's :func:`replies` to such a line that echo ``answer``."""
     if not sources or lang.asks_closed(question):
         return False
     named, people = views.named(question, evidence)
