@@ -234,6 +234,13 @@ def answer_question(
         first = CITATION.sub("", reader_said or answer).strip()
         # Evidence numbers of the messages a reading answers from (read_too's are added after them).
         number = {m.message_id: n for n, m in enumerate(packed.messages, 1)}
+
+        def numbered(m: EvidenceMessage) -> int:
+            """``m``'s evidence number; a message read again that the evidence did not hold is numbered after it."""
+            if m.message_id not in number:
+                read_too.append(m)
+                number[m.message_id] = len(packed.messages) + len(read_too)
+            return number[m.message_id]
         started = time.perf_counter()
         if yes_no_again:
             yes_no = yes_no_reading.read_yes_no(question, first, packed.messages, views, read_again, closeness,
@@ -268,17 +275,9 @@ def answer_question(
 
                     ended = ended_reading.read_ended(question, first, packed.messages, views, read_again,
                                                      packed.latest, known.same_people, lines_before)
-                    if ended is not None and ended.said_by is None:
-                        reader_said, answer, correction = answer, ended.text, ended_reading.explain(first, ended)
-                        filt.cited, how = [ended.message], "matched"
-                    elif ended is not None and ended.said_by is not None:
-                        # A line before the ending one the evidence did not hold is numbered after it.
-                        said_by = ended.said_by
-                        if said_by.message_id not in number:
-                            read_too.append(said_by)
-                            number[said_by.message_id] = len(packed.messages) + len(read_too)
-                        at = number[said_by.message_id]
-                        correction = ended_reading.explain(first, ended, at)
+                    if ended is not None:
+                        at = ended.message if ended.said_by is None else numbered(ended.said_by)
+                        correction = ended_reading.explain(first, ended, None if ended.said_by is None else at)
                         reader_said, answer = answer, ended.text
                         filt.cited, how = [at], "matched"
                 if ended is None and own_reading.NAME in active:
@@ -304,12 +303,7 @@ def answer_question(
             before = earlier_reading.read_earlier(question, first, packed.messages, views, read_again, closeness,
                                                   just_before, fits, packed.followed, reply)
             if before is not None:
-                # Messages read again that the evidence did not hold are numbered after it.
-                for m in before.said_by:
-                    if m.message_id not in number:
-                        read_too.append(m)
-                        number[m.message_id] = len(packed.messages) + len(read_too)
-                numbers = [number[m.message_id] for m in before.said_by]
+                numbers = [numbered(m) for m in before.said_by]
                 reader_said, answer = reader_said or answer, before.text
                 correction = earlier_reading.explain(first, before, numbers)
                 filt.cited, how = numbers, "matched"
