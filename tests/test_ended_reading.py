@@ -114,6 +114,20 @@ def test_german_and_japanese_lines_end_a_state_in_their_own_words():
     assert found is not None and found.text == "ソニー" and found.message == 2
 
 
+def test_a_line_saying_the_new_state_holds_now_ends_the_old_one():
+    # Second English set: "What is Caspar's cat called now?" was answered "Fennel", named in the line that renames her.
+    caspar = [msg(1, "Fennel knocked my coffee into my laptop bag. Twice this week.", "2025-04-06T10:00:00", "Caspar"),
+              msg(2, "How's my favourite cat?", "2025-11-16T10:00:00", "Solveig"),
+              msg(3, "About that. My niece stayed for a week and decided Fennel was 'a boring name for a "
+                     "vegetable'. She's Brioche now, and she actually comes when called.",
+                  "2025-11-16T10:01:00", "Caspar")]
+    reader = Answers("Brioche")
+    found = ended_reading.read_ended("What is Caspar's cat called now?", "Fennel", caspar, EvidenceViews(),
+                                     read_by(reader))
+    assert found is not None and (found.text, found.message, found.earlier) == ("Brioche", 3, [1])
+    assert "Fennel" not in reader.prompts[0] and "She's Brioche now" in reader.prompts[0]
+
+
 # Chinese set: "Which city does 李娜 live in now?" was answered "成都"; the line that gives up the Chengdu flat
 # does not say where she goes, the offer two lines before it does.
 LINA = [

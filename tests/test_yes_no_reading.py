@@ -213,6 +213,11 @@ SAM = [
     ("Die Hochzeit findet im Mai statt.", False),
     ("我现在喝茶而不是咖啡", True),
     ("コーヒーの代わりに緑茶を飲んでる", True),
+    # A state said to hold now: the one before it no longer does.
+    ("decided Fennel was 'a boring name for a vegetable'. She's Brioche now, and she comes when called.", True),
+    ("I'm vegan now! Three weeks in.", True),
+    ("Fennel knocked my coffee into my laptop bag. Now she sleeps on it.", False),
+    ("Brioche is asleep on the radiator.", False),
 ])
 def test_each_language_says_which_lines_say_a_state_ended(text, ended):
     assert lang.ends(text) is ended

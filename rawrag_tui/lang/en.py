@@ -325,11 +325,14 @@ _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:i
 
 #: A state that ended: a job quit or left, a couple split, a place moved out of, a habit
 #: given up, a team switched from ("I left Aer Lingus", "the engagement is off"), a thing done
-#: instead of another ("the Bergen City Marathon in April instead of doing the mountain race again").
+#: instead of another ("the Bergen City Marathon in April instead of doing the mountain race again"),
+#: a state said to hold now, so not before ("decided Fennel was 'a boring name for a vegetable'.
+#: She's Brioche now").
 _END = re.compile(r"\b(?:quit(?:s|ting)?|left|leav(?:e|es|ing)|resign(?:s|ed|ing)?|split(?:s|ting)?|"
                   r"broke(?:n)? up|break(?:s|ing)? up|divorc(?:e|ed|ing)|dumped|fired|sacked|laid off|"
                   r"no longer|any ?more|mov(?:ed|ing) (?:out|away)|switch(?:ed|ing)|gave up|given up|"
-                  r"(?:is|was|it's|are) off|instead of)\b", re.IGNORECASE)
+                  r"(?:is|was|it's|are) off|instead of)\b|"
+                  r"(?:'s|\bis|\bare|'re|\bam|'m)\s+(?:[\w'-]+\s+){0,4}now\b", re.IGNORECASE)
 
 
 #: The writer of their own life: "I" (a capital, as written: "I'm", "I've"), "me", "my".
