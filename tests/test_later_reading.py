@@ -399,3 +399,54 @@ def test_the_bundled_reader_reads_the_renamed_cats_latest_statement(open_memory)
     assert answer.reader_said == "Biscuit" and answer.answer == "Miso", (answer.answer, answer.correction)
     assert "read again from the 2 later messages of that conversation" in answer.correction
     assert [c.how for c in answer.citations] == ["matched"] and "Miso now" in answer.citations[0].text
+
+
+# Second English set, "Where does Rohan work now?": the bank he left, named again later.
+ROHAN = [
+    msg(1, "Eight hours of mortgage forms at Foxglove Bank and then home.", "2025-01-19T10:00:00", "Rohan"),
+    msg(2, "Still counting mortgages at Foxglove?", "2025-07-27T10:00:00", "Tamsin"),
+    msg(3, "Nope, left at the start of July. I'm a data analyst at Tidewell Energy now.", "2025-07-27T10:01:00",
+        "Rohan"),
+    msg(4, "How's work?", "2026-02-08T10:00:00", "Tamsin"),
+    msg(5, "Busy. The Foxglove lot still invite me to their pub quiz though.", "2026-02-08T10:01:00", "Rohan"),
+]
+
+
+def test_a_second_answer_an_earlier_line_named_is_an_older_state_not_a_newer_one():
+    found = later_reading.read_later("Where does Rohan work now?", "Tidewell Energy", [3], ROHAN, EvidenceViews(),
+                                     read_by(Answers("Foxglove lot")), LEVEL)
+    assert found is None
+    assert later_reading.named_before("Foxglove lot", "Where does Rohan work now?", [ROHAN[2]], ROHAN,
+                                      EvidenceViews())
+    # Named only later than the first answer's source: a newer state.
+    assert not later_reading.named_before("Foxglove lot", "Where does Rohan work now?", [ROHAN[0]], ROHAN[:1],
+                                          EvidenceViews())
+
+
+# Third unseen set, "Where does Oonagh work now?": a friend's city is closer to the question than her new job.
+OONAGH = [
+    msg(1, "Honestly yes, because I've got a postdoc offer. In Helsinki! It starts in September.",
+        "2025-08-24T10:00:00", "Yusuf"),
+    msg(2, "And you? Still chopping at Chez Marceline?", "2025-11-02T10:00:00", "Yusuf"),
+    msg(3, "Nope, left in September. I have my own crêpe truck now, La Galette Volante.", "2025-11-02T10:01:00",
+        "Oonagh"),
+    msg(4, "Look at you, a business owner.", "2025-11-02T10:02:00", "Yusuf"),
+]
+
+
+def test_a_line_of_the_asked_person_saying_their_state_changed_is_taken_however_far_in_meaning():
+    def closeness(messages):
+        return np.array([0.23 if "Helsinki" in m.text else 0.14 for m in messages])
+
+    question = "Where does Oonagh work now?"
+    found = later_reading.read_later(question, "Helsinki", [1], OONAGH, EvidenceViews(),
+                                     read_by(Answers("La Galette Volante")), closeness)
+    assert found is not None and found.text == "La Galette Volante" and found.messages == [3]
+    # The same line by someone else, or saying no change, is held to the closeness gate.
+    friend = [*OONAGH[:2], dataclasses.replace(OONAGH[2], speaker="Yusuf"), OONAGH[3]]
+    assert later_reading.read_later(question, "Helsinki", [1], friend, EvidenceViews(),
+                                    read_by(Answers("La Galette Volante")), closeness) is None
+    same = [*OONAGH[:2], dataclasses.replace(OONAGH[2], text="I run a crêpe truck, La Galette Volante."),
+            OONAGH[3]]
+    assert later_reading.read_later(question, "Helsinki", [1], same, EvidenceViews(),
+                                    read_by(Answers("La Galette Volante")), closeness) is None
