@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from rawrag_tui.answer.citations import CitationFilter
 from rawrag_tui.answer.dates import annotate, dates_in
-from rawrag_tui.answer.evidence import EvidenceViews, MessageView
+from rawrag_tui.answer.evidence import MessageView
 from rawrag_tui.answer.prompts import LATEST_MARK
 from rawrag_tui.answer.reading import answer_question
-from rawrag_tui.answer.selection import _changes_of_named, _fused_with_meaning, select_evidence
+from rawrag_tui.answer.selection import select_evidence
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
 
@@ -239,94 +239,3 @@ def test_a_person_talked_about_but_not_writing_keeps_the_chats_that_name_them():
     # A capitalised word no chat says (here a month) leaves every chat in.
     packed = select_evidence(hits, "When is the wedding in June?", 200, words)
     assert {m.conversation_id for m in packed.messages} == {1, 2}
-
-
-# -- a question's reply ---------------------------------------------------------------
-
-KABIR = [
-    msg(1, 1, "Work is mad busy, the clinic has one receptionist and four hundred knees.", "2025-06-22T10:00:00",
-        "Kabir"),
-    msg(2, 2, "New place?? Hold on, are you still at Banyan?", "2025-06-22T10:01:00", "Ishani"),
-    msg(3, 3, "Nope! I'm the physio at Red Kite Cricket Academy now.", "2025-06-22T10:02:00", "Kabir"),
-    msg(4, 4, "Look at you!", "2025-06-22T10:03:00", "Ishani"),
-]
-KABIR_Q = "Where does Kabir work now?"
-
-
-def test_a_neighbour_asking_a_question_brings_its_reply():
-    # "Work" anchors line 1; line 2 after it asks, and line 3, which shares no word with the question, answers.
-    ids = [m.message_id for m in select_evidence([hit(1, *KABIR)], KABIR_Q, 500, words).messages]
-    assert ids == [1, 2, 3]
-
-
-def test_the_reply_to_a_question_is_read_from_the_store_where_no_window_holds_it(embedder):
-    from tests.test_later_reading import ListHistory
-
-    history = ListHistory(embedder, KABIR)
-    packed = select_evidence([hit(1, *KABIR[:2])], KABIR_Q, 500, words, history=history)
-    assert 3 in [m.message_id for m in packed.messages]
-
-
-def test_a_reply_never_takes_the_place_of_an_anchor():
-    # A second anchor, in another chat. At every budget the evidence holds what it would hold were
-    # line 2 no question (so no reply to bring), and the reply only where room is left after it.
-    other = msg(5, 1, "Work drinks on Friday at the academy.", "2025-06-23T10:00:00", "Kabir", conv=2)
-    stated = msg(2, 2, "New place?? Hold on, are you still at Banyan.", "2025-06-22T10:01:00", "Ishani")
-    seen_reply = False
-    for budget in range(20, 120):
-        asked = [m.message_id for m in select_evidence([hit(1, *KABIR), hit(2, other)], KABIR_Q, budget,
-                                                       words).messages]
-        plain = [m.message_id for m in select_evidence([hit(1, KABIR[0], stated, *KABIR[2:]), hit(2, other)],
-                                                       KABIR_Q, budget, words).messages]
-        assert set(plain) <= set(asked) and set(asked) - set(plain) <= {3}, budget
-        seen_reply |= 3 in asked
-    assert seen_reply
-
-
-def test_only_a_question_by_someone_else_answered_by_a_statement_brings_a_line():
-    said = [KABIR[0], msg(2, 2, "New place. Hold on, you're still at Banyan.", "2025-06-22T10:01:00", "Ishani"),
-            *KABIR[2:]]
-    assert 3 not in [m.message_id for m in select_evidence([hit(1, *said)], KABIR_Q, 500, words).messages]
-    asked_on = [*KABIR[:2], msg(3, 3, "And is it true you quit?", "2025-06-22T10:02:00", "Kabir"), KABIR[3]]
-    assert 3 not in [m.message_id for m in select_evidence([hit(1, *asked_on)], KABIR_Q, 500, words).messages]
-    own_again = [*KABIR[:2], msg(3, 3, "I heard you're at Red Kite now.", "2025-06-22T10:02:00", "Ishani"), KABIR[3]]
-    assert 3 not in [m.message_id for m in select_evidence([hit(1, *own_again)], KABIR_Q, 500, words).messages]
-
-
-# -- the asked person's own changes -------------------------------------------------------
-
-HATTIE = [
-    msg(1, 1, "How's work? Still marking essays at the academy?", "2025-05-11T10:00:00", "Kofi"),
-    msg(2, 2, "Work is exams week, forty teenagers writing about their holidays.", "2025-05-11T10:01:00", "Hattie"),
-    msg(3, 3, "The lab works me hard too, I'm there till nine most nights.", "2025-05-11T10:02:00", "Kofi"),
-    msg(4, 4, "Do you still work weekends?", "2025-05-11T10:03:00", "Kofi"),
-    msg(5, 5, "Only when the work piles up. Which is always.", "2025-05-11T10:04:00", "Hattie"),
-    msg(6, 6, "Ferrara! The train to work takes half an hour.", "2025-10-19T10:00:00", "Kofi"),
-    msg(7, 7, "What about you? Still at Turia?", "2025-10-19T10:01:00", "Kofi"),
-    msg(8, 8, "Nope! Left in September. I'm a background artist at Nube Animation now, I paint skies.",
-        "2025-10-19T10:02:00", "Hattie"),
-    msg(9, 9, "My pottery is going badly, the bowl looks like a hat.", "2026-03-01T10:00:00", "Hattie"),
-    msg(10, 10, "Work people came to the launch!", "2026-03-01T10:01:00", "Kofi"),
-    msg(11, 11, "I've switched to night rides, Kofi told me to.", "2026-03-01T10:02:00", "Kofi"),
-]
-
-
-def test_the_asked_persons_own_lines_saying_a_state_of_theirs_changed_are_candidates():
-    views = EvidenceViews()
-    assert [m.message_id for m in _changes_of_named("Where does Hattie work now?", HATTIE, views)] == [8]
-    assert _changes_of_named("Where did Hattie work before Nube Animation?", HATTIE, views) == []
-    assert _changes_of_named("Where does the lab work now?", HATTIE, views) == []  # no one named
-    assert _changes_of_named("Where does Hattie work?", HATTIE, views) == []  # not asked what holds now
-
-
-def test_one_of_them_joins_the_anchors_however_far_from_the_question_in_meaning(embedder):
-    from tests.test_later_reading import ListHistory
-
-    history = ListHistory(embedder, HATTIE)
-    question = "Where does Hattie work now?"
-    word_anchors = [m for m in HATTIE if "ork" in m.text]
-    plain = _fused_with_meaning(word_anchors, question, HATTIE, history)
-    fused = _fused_with_meaning(word_anchors, question, HATTIE, history,
-                                changes=_changes_of_named(question, HATTIE, EvidenceViews()))
-    assert [m.message_id for m in fused].index(8) < 3
-    assert 8 not in [m.message_id for m in plain][:3]

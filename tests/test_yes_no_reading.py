@@ -218,11 +218,6 @@ SAM = [
     ("I'm vegan now! Three weeks in.", True),
     ("Fennel knocked my coffee into my laptop bag. Now she sleeps on it.", False),
     ("Brioche is asleep on the radiator.", False),
-    # A first or last day somewhere; time off is no leaving.
-    ("First week at Larchfield Games done.", True),
-    ("Last day at Northmoss is the 22nd of August.", True),
-    ("Tidewell won't give me leave till January, so I've had to cancel Krakow.", False),
-    ("I'm going to leave Foxglove.", True),
 ])
 def test_each_language_says_which_lines_say_a_state_ended(text, ended):
     assert lang.ends(text) is ended

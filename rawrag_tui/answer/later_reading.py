@@ -35,16 +35,7 @@ right, read again the province of a trip a later line cancels; LoCoMo's
 "What activities does Melanie partake in?": "Learning and growing"); and
 where not every message it is taken from is the person asked about asking
 (:func:`only_asked`: asked where Tamsin lives, the reader read again took
-"Krakow" from her "Are we rebooking Krakow for spring then?", a trip); and
-where no message of those conversations before the first answer's sources
-names it (:func:`named_before`: an older state, not a newer one: "The
-Foxglove lot still invite me to their pub quiz", after Rohan's "Nope, left
-... I'm a data analyst at Tidewell Energy now"). The closeness gate is not
-asked where a line it is taken from is the asked person's own saying a state
-of theirs ended or holds now (:func:`tells_change`, their language's words,
-``lang.ends``): "Nope, left in September. I have my own crêpe truck now"
-is further from "Where does Oonagh work now?" than a friend's postdoc offer
-"In Helsinki!", and is what changed.
+"Krakow" from her "Are we rebooking Krakow for spring then?", a trip).
 Otherwise the first stands. No word of any language is read:
 terms are each language's own (lang), and which message is later is its
 send time.
@@ -178,10 +169,7 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     said_by = [numbered[n - 1] for n in supported]
     if only_asked(question, second, said_by, messages, views):
         return None  # the person asked about asking, not saying: "Are we rebooking Krakow for spring then?"
-    if named_before(second, question, first_sources, messages, views, same_people):
-        return None  # an older state again: "The Foxglove lot still invite me to their pub quiz"
-    near = closeness([*first_sources, *said_by]) if not still and not tells_change(question, said_by, messages,
-                                                                                   views) else None
+    near = closeness([*first_sources, *said_by]) if not still else None
     if near is not None and (float(max(near[len(first_sources):]))
                              < float(max(near[: len(first_sources)])) - SAME_CLOSENESS):
         return None  # what it took the second answer from is less about the question than the first's source
@@ -192,6 +180,8 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
 
 #: A sentence, up to and with what ends it (any script's full stop, exclamation or question mark).
 SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+#: What ends a question, in the scripts of the language modules.
+_ASKING = ("?", "？")
 
 
 def only_asked(question: str, answer: str, sources: Sequence[EvidenceMessage],
@@ -208,41 +198,9 @@ def only_asked(question: str, answer: str, sources: Sequence[EvidenceMessage],
         return False
     for m in sources:
         naming = [s.strip() for s in SENTENCE.findall(m.text) if query_terms(s) & said]
-        if m.speaker not in named or not naming or not all(s.endswith(lang.QUESTION_MARKS) for s in naming):
+        if m.speaker not in named or not naming or not all(s.endswith(_ASKING) for s in naming):
             return False
     return True
-
-
-def tells_change(question: str, said_by: Sequence[EvidenceMessage], messages: Sequence[EvidenceMessage],
-                 views: EvidenceViews) -> bool:
-    """Whether one of ``said_by`` is a line of a person ``question`` names saying a
-    state of theirs ended or holds now (their language's words, ``lang.ends``): a
-    newer state of the one asked about, however far its words are from the
-    question's ("Nope, left in September. I have my own crêpe truck now, La
-    Galette Volante", asked where Oonagh works, is further from it in meaning than
-    a friend's "I've got a postdoc offer. In Helsinki!")."""
-    named, _ = views.named(question, messages)
-    return any(m.speaker in named and lang.ends(m.text, question) for m in said_by)
-
-
-def named_before(answer: str, question: str, sources: Sequence[EvidenceMessage],
-                 messages: Sequence[EvidenceMessage], views: EvidenceViews,
-                 same_people: Callable[[int], frozenset[int]] = alone) -> bool:
-    """Whether an evidence message of the ``sources``' conversations (and of the
-    others between the same people), sent before every source, names ``answer``
-    (shares its words and holds its numbers, answer/checks/support.py): then it
-    is no newer state than the first answer but an older one. Asked where Rohan
-    works now, the reader answered "Tidewell Energy" from his "Nope, left at the
-    start of July. I'm a data analyst at Tidewell Energy now"; read again over
-    the lines after it, "Foxglove lot", from "The Foxglove lot still invite me to
-    their pub quiz": the bank he left, named three times before."""
-    if not sources or any(not m.timestamp for m in sources):
-        return False
-    conversations = {c for m in sources for c in (m.conversation_id, *same_people(m.conversation_id))}
-    since = min(m.timestamp or "" for m in sources)
-    before = [m for m in messages
-              if m.conversation_id in conversations and m.timestamp and m.timestamp < since]
-    return bool(before) and bool(match_sources(answer, question, before, views))
 
 
 def only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:

@@ -29,12 +29,7 @@ the evidence:
   rank it near it;
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
-  one after. With budget to spare once every anchor has its place, the
-  reply to a line of the evidence that asks a question (it ends in a
-  question mark, any script's) comes too, where another person's
-  statement answers it: "Are you still at Banyan?" - "Nope! ... I'm the
-  physio at Red Kite Cricket Academy now" shares no word with "Where does
-  Kabir work now?" and is far from it in meaning;
+  one after;
 - **later on the same subject**: with the home's history at hand
   (answer/history.py), the later messages of an anchor's conversation (or,
   among the evidence, of another conversation between the same people) that
@@ -103,10 +98,6 @@ LENGTH_PRIOR = 0.2
 #: Messages writing a value of the kind the question asks for that lead the
 #: anchors (the latest ones: the value now, and the one or two it replaced).
 VALUE_HOLDERS = 3
-#: Whether budget left once every anchor has its place brings the replies to the evidence's questions.
-SPARE_REPLIES = True
-#: The asked person's own lines saying a state of theirs changed that join the anchors (the closest ones).
-CHANGE_ANCHORS = 2
 
 
 def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
@@ -136,7 +127,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
     if history is not None:
         pool = list(messages.values())
         anchors = _fused_with_meaning(anchors, about, _of_named(question, pool, views) if wide else pool,
-                                      history, wide, _changes_of_named(question, pool, views))
+                                      history, wide)
     anchors, theirs = _only_theirs(anchors, question, messages.values(), views)
     if theirs:
         anchors = _values_asked_first(anchors, question, list(messages.values()), history, views)
@@ -207,22 +198,6 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                 used += extra
                 break
 
-    # With budget to spare once every anchor had its place, the reply to a question the
-    # evidence holds (and not) comes too, best group first. Not before: replies pushed
-    # anchors out, and LoCoMo's F1 fell (docs/answers.md).
-    for ids in groups if SPARE_REPLIES else ():
-        for mid in list(ids):
-            answer = _reply_to(chosen[mid], at, history, chosen)
-            if answer is None:
-                continue
-            new_day = (answer.conversation_id, day_line(answer))
-            extra = cost(answer) + (count_tokens(new_day[1]) + 1 if new_day not in days else 0)
-            if used + extra <= budget:
-                chosen[answer.message_id] = answer
-                ids.append(answer.message_id)
-                days.add(new_day)
-                used += extra
-
     if not chosen:  # even the best anchor alone is over budget: pack the top window, shortened
         return pack_evidence(hits, budget, count_tokens, views)
     latest = timeline.latest & set(chosen)
@@ -246,46 +221,8 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                           replaced=in_time_order(known[m] for m in superseded if m in known))
 
 
-def _reply_to(asking: EvidenceMessage, at: dict[tuple[int, int], EvidenceMessage], history: History | None,
-              chosen: dict[int, EvidenceMessage]) -> EvidenceMessage | None:
-    """The reply to ``asking`` where it asks a question (it ends in a question mark, any
-    script's) and the next line of its conversation, by someone else, answers it (asks
-    nothing back) and is not in the evidence yet: "New place?? Hold on, are you still at
-    Banyan?" is answered by "Nope! ... I'm the physio at Red Kite Cricket Academy now",
-    which shares no word with "Where does Kabir work now?" and is 90th of 108 lines by
-    meaning. The kept windows' line after it, else the store's."""
-    if not lang.ends_asking(asking.text):
-        return None
-    reply = at.get((asking.conversation_id, asking.seq + 1))
-    if reply is None and history is not None:
-        found = history.messages_after(asking.conversation_id, asking.seq, 1)
-        reply = found[0] if found else None
-    if reply is None or reply.message_id in chosen or reply.speaker == asking.speaker or lang.ends_asking(reply.text):
-        return None
-    return reply
-
-
-
-
-def _changes_of_named(question: str, pool: list[EvidenceMessage], views: EvidenceViews) -> list[EvidenceMessage]:
-    """Of ``pool``, the lines written by a person ``question`` names that say a state
-    of theirs ended or holds now (their language's words, ``lang.ends``), for a
-    question that asks what holds now in its language's words (``lang.says_now``:
-    "now", "still", 现在, まだ): "Nope! Left in September. I'm a background artist at
-    Nube Animation now" shares no word with "Where does Hattie work now?" and is 60th
-    of 112 lines by meaning, but it is one of a handful where she says something of
-    hers changed. Not for a question that does not say so ("What instruments does
-    Melanie play?", LoCoMo): there they took the place of lines it was answered from."""
-    if (not lang.says_now(question) or lang.asks_about_past(question)
-            or lang.asks_about_earlier(question)):
-        return []
-    named, _ = views.named(question, pool)
-    return [m for m in pool if m.speaker in named and lang.ends(m.text)]
-
-
 def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: list[EvidenceMessage],
-                        history: History, wide: bool = False,
-                        changes: Sequence[EvidenceMessage] = ()) -> list[EvidenceMessage]:
+                        history: History, wide: bool = False) -> list[EvidenceMessage]:
     """The word ``anchors`` and the :data:`MEANING_ANCHORS` messages of ``pool``
     closest to ``question`` (its names left out) by the home's embedder (within :data:`MEANING_SPREAD`
     of the closest; ``wide``: however far, longer lines favoured by :data:`LENGTH_PRIOR`), in one
@@ -301,13 +238,9 @@ def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: lis
         floor = float(closeness.max()) - MEANING_SPREAD
         closest = [pool[i] for i in np.argsort(-closeness, kind="stable")[:MEANING_ANCHORS]
                    if closeness[i] >= floor]
-    changed: list[EvidenceMessage] = []
-    if changes:
-        near = history.embed(list(changes), speaker=False) @ history.embed_question(question)
-        changed = [changes[i] for i in np.argsort(-near, kind="stable")[:CHANGE_ANCHORS]]
     score: dict[int, float] = {}
     by_id: dict[int, EvidenceMessage] = {}
-    for ranked_list in (anchors, closest, changed):
+    for ranked_list in (anchors, closest):
         for place, m in enumerate(ranked_list):
             score[m.message_id] = score.get(m.message_id, 0.0) + 1.0 / (FUSION_K + place)
             by_id[m.message_id] = m

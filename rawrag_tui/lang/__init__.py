@@ -34,11 +34,11 @@ from collections.abc import Iterable, Sequence
 from ..storage.cjk import has_cjk
 from . import de, en, ja, zh
 from . import latin as latin_signals
-from .base import EMAIL, MONEY_SIGN, PHONE, QUESTION_MARKS, WORD, Language, ends_asking, iso_dates, long_date
+from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 
-__all__ = ["EMAIL", "PHONE", "QUESTION_MARKS", "REGISTRY", "Language", "annotate", "asks_about_earlier",
-           "asks_about_now", "asks_about_past", "asks_closed", "asks_first", "asks_when", "asks_yes_no", "calls_off",
-           "cancelled", "dates_in", "days_written", "denies", "detect", "ends", "ends_asking", "get", "hedges",
+__all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
+           "asks_about_past", "asks_closed", "asks_first", "asks_when", "asks_yes_no", "calls_off", "cancelled",
+           "dates_in", "days_written", "denies", "detect", "ends", "get", "hedges",
            "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
            "says_no", "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
 

@@ -21,15 +21,6 @@ from ..storage.cjk import CJK_RUN, has_cjk
 WORD = re.compile(r"\w+", re.UNICODE)
 _ISO = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
 #: Money written with a currency sign, in any language ("£40", "€ 12,50", "¥3000").
-#: What ends a question, in each script the language modules read (a mark, no word).
-QUESTION_MARKS = ("?", "？")
-
-
-def ends_asking(text: str) -> bool:
-    """Whether ``text`` ends in a question mark, in any script's form."""
-    return text.rstrip().endswith(QUESTION_MARKS)
-
-
 MONEY_SIGN = re.compile(r"[£$€¥₩]\s?\d[\d,]*(?:\.\d+)?")
 
 
@@ -342,7 +333,7 @@ class Language:
         for pattern, words in self.reader_hints:
             if pattern.search(question):
                 body = question.rstrip()
-                mark = body[-1] if body.endswith(QUESTION_MARKS) else ""
+                mark = body[-1] if body.endswith(("?", "？")) else ""
                 return f"{body[:len(body) - len(mark)].rstrip()} ({words}){mark}"
         return question
 
