@@ -276,8 +276,9 @@ def answer_question(
                     ended = ended_reading.read_ended(question, first, packed.messages, views, read_again,
                                                      packed.latest, known.same_people, lines_before)
                     if ended is not None:
-                        at = ended.message if ended.said_by is None else numbered(ended.said_by)
-                        correction = ended_reading.explain(first, ended, None if ended.said_by is None else at)
+                        said_at = None if ended.said_by is None else numbered(ended.said_by)
+                        at = ended.message if said_at is None else said_at
+                        correction = ended_reading.explain(first, ended, said_at)
                         reader_said, answer = answer, ended.text
                         filt.cited, how = [at], "matched"
                 if ended is None and own_reading.NAME in active:
