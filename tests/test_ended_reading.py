@@ -128,6 +128,20 @@ def test_a_line_saying_the_new_state_holds_now_ends_the_old_one():
     assert "Fennel" not in reader.prompts[0] and "She's Brioche now" in reader.prompts[0]
 
 
+def test_an_answer_that_came_in_as_a_new_state_is_not_ended_by_a_line_ending_something_else():
+    # Second English set: "Where does Rohan work now?" was answered "Tidewell Energy", the job he said he moved to;
+    # the newest line naming it says he switched drinks, not jobs.
+    rohan = [msg(1, "Nope, left at the start of July. I'm a data analyst at Tidewell Energy now.",
+                 "2025-07-27T10:00:00", "Rohan"),
+             msg(2, "Confession time: I've switched from flat whites to matcha. Tidewell has a little matcha bar.",
+                 "2025-11-30T10:00:00", "Rohan")]
+    question = "Where does Rohan work now?"
+    assert ended_reading.ended_source(question, "Tidewell Energy", rohan, EvidenceViews()) is None
+    # Where the sentence naming it says the ending, it did end.
+    left = [rohan[0], msg(2, "I've left Tidewell Energy for a start-up.", "2025-11-30T10:00:00", "Rohan")]
+    assert ended_reading.ended_source(question, "Tidewell Energy", left, EvidenceViews()) == (2, [1])
+
+
 # Chinese set: "Which city does 李娜 live in now?" was answered "成都"; the line that gives up the Chengdu flat
 # does not say where she goes, the offer two lines before it does.
 LINA = [

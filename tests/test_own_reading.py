@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rawrag_tui.answer import own_reading
+from rawrag_tui.answer import own_reading, selection
 from rawrag_tui.answer.evidence import EvidenceViews
 from rawrag_tui.answer.prompts import NOT_IN_HISTORY
 from rawrag_tui.answer.reading import answer_question
@@ -198,12 +198,26 @@ def test_left_out_of_the_checks_the_first_answer_stands(embedder):
     # said "Neukölln", where he lived before; over his lines after that one, "Leipzig".
     (GERMAN_CHATS, MEHMET_Q, "2026-02-21", "Berlin", "Leipzig", 'it said "Neukölln", older than', "Mehmet"),
 ])
-def test_the_bundled_reader_reads_the_asked_persons_own_lines(open_memory, chats, question, asked_on, first, right,
-                                                              note, writer):
-    # Without the employer hint (reader.hints), which answers Caspar's question at its first reading.
+def test_the_bundled_reader_reads_the_asked_persons_own_lines(open_memory, monkeypatch, chats, question, asked_on,
+                                                              first, right, note, writer):
+    # Without the employer hint (reader.hints) and the asked person's change lines
+    # (answer/selection.py), each of which answers Caspar's question at its first reading.
+    monkeypatch.setattr(selection, "CHANGE_LINES", 0)
     mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024, "hints": "off"})
     mem.import_path(chats, "locomo")
     answer = mem.ask(question, date=asked_on)
     assert answer.answer == right, (answer.answer, answer.reader_said, answer.correction)
     assert answer.reader_said == first and note in answer.correction
     assert answer.citations and all(right in c.text and c.speaker == writer for c in answer.citations)
+
+
+@needs_bundled_reader
+def test_with_his_change_line_the_first_reading_is_right(open_memory):
+    # "My turn: first month at Vlaskop Brewery done" is read besides the anchors (answer/selection.py);
+    # the newer "I've switched to Club Brugge. Vlaskop pours the beer at their fan bar" ends a team,
+    # not the job, and leaves the answer as it is (answer/ended_reading.py).
+    mem = open_memory(reader={"timeout": 1800, "first_token_seconds": 0, "evidence_tokens": 1024, "hints": "off"})
+    mem.import_path(SECOND_CHATS, "locomo")
+    answer = mem.ask(QUESTION, date="2026-04-12")
+    assert answer.answer == "Vlaskop Brewery" and not answer.reader_said, (answer.answer, answer.correction)
+    assert any("first month at Vlaskop Brewery" in c.text for c in answer.citations)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from rawrag_tui.answer.citations import CitationFilter
 from rawrag_tui.answer.dates import annotate, dates_in
-from rawrag_tui.answer.evidence import MessageView
+from rawrag_tui.answer.evidence import EvidenceViews, MessageView
 from rawrag_tui.answer.prompts import LATEST_MARK
 from rawrag_tui.answer.reading import answer_question
-from rawrag_tui.answer.selection import select_evidence
+from rawrag_tui.answer.selection import _changes_of_named, select_evidence
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
 
@@ -239,3 +239,50 @@ def test_a_person_talked_about_but_not_writing_keeps_the_chats_that_name_them():
     # A capitalised word no chat says (here a month) leaves every chat in.
     packed = select_evidence(hits, "When is the wedding in June?", 200, words)
     assert {m.conversation_id for m in packed.messages} == {1, 2}
+
+
+# -- the asked person's own changes -------------------------------------------------------
+
+HATTIE = [
+    msg(1, 1, "How's work? Still marking essays at the academy?", "2025-05-11T10:00:00", "Kofi"),
+    msg(2, 2, "Work is exams week, forty teenagers writing about their holidays.", "2025-05-11T10:01:00", "Hattie"),
+    msg(3, 3, "The lab works me hard too, I'm there till nine most nights.", "2025-05-11T10:02:00", "Kofi"),
+    msg(4, 4, "Do you still work weekends?", "2025-05-11T10:03:00", "Kofi"),
+    msg(5, 5, "Only when the work piles up. Which is always.", "2025-05-11T10:04:00", "Hattie"),
+    msg(6, 6, "Ferrara! The train to work takes half an hour.", "2025-10-19T10:00:00", "Kofi"),
+    msg(7, 7, "What about you? Still at Turia?", "2025-10-19T10:01:00", "Kofi"),
+    msg(8, 8, "Nope! Left in September. I'm a background artist at Nube Animation now, I paint skies.",
+        "2025-10-19T10:02:00", "Hattie"),
+    msg(9, 9, "My pottery is going badly, the bowl looks like a hat.", "2026-03-01T10:00:00", "Hattie"),
+    msg(10, 10, "Work people came to the launch!", "2026-03-01T10:01:00", "Kofi"),
+    msg(11, 11, "I've switched to night rides, Hattie told me to.", "2026-03-01T10:02:00", "Kofi"),
+]
+HATTIE_Q = "Where does Hattie work now?"
+
+
+def test_the_asked_persons_own_lines_saying_a_state_of_theirs_changed_are_read_about_now(embedder):
+    from tests.test_later_reading import ListHistory
+
+    history, views = ListHistory(embedder, HATTIE), EvidenceViews()
+    assert [m.message_id for m in _changes_of_named(HATTIE_Q, HATTIE_Q, HATTIE, views, history)] == [8]
+    # Not about the past, not without "now", not where no one is named, not without a history.
+    assert _changes_of_named("Where did Hattie work before Nube Animation?", "", HATTIE, views, history) == []
+    assert _changes_of_named("Where does Hattie work?", "", HATTIE, views, history) == []
+    assert _changes_of_named("Where does the lab work now?", "", HATTIE, views, history) == []
+    assert _changes_of_named(HATTIE_Q, HATTIE_Q, HATTIE, views, None) == []
+
+
+def test_the_change_line_is_read_besides_the_anchors_within_the_budget(embedder):
+    # Line 8 shares no word with the question and is far from it in meaning: without the
+    # budget held back for it, the "work" lines fill the evidence and it is left out.
+    from tests.test_later_reading import ListHistory
+
+    history = ListHistory(embedder, HATTIE)
+    seen = False
+    for budget in range(40, 140, 4):
+        about_now = select_evidence([hit(1, *HATTIE)], HATTIE_Q, budget, words, history=history)
+        assert about_now.tokens <= budget, budget
+        plain = select_evidence([hit(1, *HATTIE)], "Where does Hattie work?", budget, words, history=history)
+        assert 8 not in [m.message_id for m in plain.messages], budget
+        seen |= 8 in [m.message_id for m in about_now.messages]
+    assert seen

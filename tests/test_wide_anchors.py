@@ -42,7 +42,9 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def test_the_new_job_reaches_the_evidence_only_with_wide_anchors(embedder):
+def test_the_new_job_reaches_the_evidence_only_with_wide_anchors(embedder, monkeypatch):
+    # Without the asked person's change lines, which bring his "Last day there was the 13th" line either way.
+    monkeypatch.setattr(selection, "CHANGE_LINES", 0)
     history = ListHistory(embedder, KABIR + OTHERS)
     close = select_evidence(HITS, QUESTION, 120, words, EvidenceViews(), history)
     wide = select_evidence(HITS, QUESTION, 120, words, EvidenceViews(), history, wide=True)
@@ -57,6 +59,7 @@ def test_the_length_prior_is_what_ranks_the_statement_among_the_closest(embedder
     closeness = history.embed(KABIR, speaker=False) @ history.embed_question("Where does work now?")
     assert list(np.argsort(-closeness)).index(4) > 1  # by closeness alone, not among the two closest
     monkeypatch.setattr(selection, "MEANING_ANCHORS", 2)
+    monkeypatch.setattr(selection, "CHANGE_LINES", 0)  # as above
     wide = select_evidence(HITS, QUESTION, 120, words, EvidenceViews(), history, wide=True)
     assert "Red Kite" in wide.text
     monkeypatch.setattr(selection, "LENGTH_PRIOR", 0.0)

@@ -15,7 +15,11 @@ answer (its terms, as answer/checks/support.py matches them) says a state
 ended, in its own language's words or the question's (``lang.ends``: "switched",
 "gekündigt", 辞めて), and an earlier day's message of the same people already
 named it (so it is the old state the line ends, not the new one it
-introduces), the reader reads that line again alone with the answer's words
+introduces), and, where such an earlier line itself said the answer came in
+as a new state ("Nope, left at the start of July. I'm a data analyst at
+Tidewell Energy now"), a sentence of the newest line naming it says the
+ending (not "I've switched from flat whites to matcha. Tidewell has a
+little matcha bar", about a drink), the reader reads that line again alone with the answer's words
 hidden ("… broke my heart"); where the sentence the answer was hidden in
 itself says the ending, only it and the sentence either side of it
 (:func:`around_ending`: "... instead of doing the … again. The full 42 km."
@@ -98,7 +102,19 @@ def ended_source(question: str, answer: str, messages: Sequence[EvidenceMessage]
                if messages[n - 1].conversation_id in circle and sent_day(messages[n - 1]) < sent_day(m)]
     if not earlier or not lang.ends(m.text, question):
         return None
+    if (any(lang.ends(messages[n - 1].text, question) for n in earlier)
+            and not _ends_where_named(m.text, answer, question)):
+        # It came in as a new state ("Nope, left at the start of July. I'm a data analyst at
+        # Tidewell Energy now"), and the newer line says another thing ended, not it ("I've
+        # switched from flat whites to matcha. Tidewell has a little matcha bar").
+        return None
     return newest, earlier
+
+
+def _ends_where_named(text: str, answer: str, question: str) -> bool:
+    """Whether a sentence of ``text`` that names ``answer`` (shares a term with it) says a state ended."""
+    said = query_terms(answer)
+    return any(query_terms(s) & said and lang.ends(s, question) for s in SENTENCE.findall(text))
 
 
 def hide(text: str, answer: str) -> str | None:

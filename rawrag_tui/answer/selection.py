@@ -30,6 +30,15 @@ the evidence:
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
+- **the asked person's changes**: for a question that asks what holds now in
+  its own language's words ("now", "still", 现在, まだ) and names a speaker,
+  the :data:`CHANGE_LINES` lines of theirs closest to it that say a state of
+  theirs ended or holds now (their language's module, ``lang.ends``: "Nope!
+  Left in September. I'm a background artist at Nube Animation now"), in
+  budget kept back for them: such a line shares no word with "Where does
+  Hattie work now?" and is far from it in meaning, and fused with the
+  anchors instead it pushed out lines other answers came from
+  (docs/answers.md);
 - **later on the same subject**: with the home's history at hand
   (answer/history.py), the later messages of an anchor's conversation (or,
   among the evidence, of another conversation between the same people) that
@@ -98,6 +107,9 @@ LENGTH_PRIOR = 0.2
 #: Messages writing a value of the kind the question asks for that lead the
 #: anchors (the latest ones: the value now, and the one or two it replaced).
 VALUE_HOLDERS = 3
+#: The asked person's own lines saying a state of theirs changed that a question
+#: about now reads besides its anchors, in budget kept back for them (the closest ones).
+CHANGE_LINES = 2
 
 
 def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_tokens: TokenCounter,
@@ -147,6 +159,10 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
             costs[m.message_id] = count_tokens(numbered_line(10, m, body)) + 2  # newline, a possible gap line
         return costs[m.message_id]
 
+    changes = _changes_of_named(question, about, list(messages.values()), views, history)
+    # What they may cost: each line with its day line and its conversation's header.
+    kept_back = sum(cost(m) + count_tokens(conversation_header(m)) + count_tokens(day_line(m)) + 3 for m in changes)
+
     chosen: dict[int, EvidenceMessage] = {}
     groups: list[list[int]] = []
     conversations: set[int] = set()
@@ -188,7 +204,7 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                       if m.conversation_id != anchor.conversation_id and m.conversation_id not in conversations}
             extra = (header + sum(count_tokens(conversation_header(m)) + 2 for m in others.values())
                      + sum(cost(m) for m in candidate) + sum(count_tokens(d) + 1 for _, d in new_days))
-            if used + extra <= budget:
+            if used + extra <= budget - kept_back:
                 dropped.update((m.message_id, timeline.superseded[m.message_id]) for m in (*group, *later)
                                if m.message_id in timeline.superseded and m not in candidate)
                 chosen.update((m.message_id, m) for m in candidate)
@@ -197,6 +213,21 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                 days |= new_days
                 used += extra
                 break
+
+    # The change lines come last, in the budget kept back for them, unless the
+    # anchors brought them or a line shown says their subject's state since.
+    for m in changes:
+        if m.message_id in chosen or timeline.superseded.get(m.message_id) in chosen:
+            continue
+        new_day = (m.conversation_id, day_line(m))
+        extra = (cost(m) + (count_tokens(new_day[1]) + 1 if new_day not in days else 0)
+                 + (0 if m.conversation_id in conversations else count_tokens(conversation_header(m)) + 2))
+        if used + extra <= budget:
+            chosen[m.message_id] = m
+            groups.append([m.message_id])
+            conversations.add(m.conversation_id)
+            days.add(new_day)
+            used += extra
 
     if not chosen:  # even the best anchor alone is over budget: pack the top window, shortened
         return pack_evidence(hits, budget, count_tokens, views)
@@ -219,6 +250,30 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
                           earlier=timeline.earlier, past=timeline.past, superseded=superseded,
                           followed={m.message_id for found in timeline.later.values() for m in found},
                           replaced=in_time_order(known[m] for m in superseded if m in known))
+
+
+def _changes_of_named(question: str, about: str, pool: list[EvidenceMessage], views: EvidenceViews,
+                      history: History | None) -> list[EvidenceMessage]:
+    """The :data:`CHANGE_LINES` lines of ``pool`` closest in meaning to ``about`` (the
+    question without its names) that a person ``question`` names wrote saying a
+    state of theirs ended or holds now (their language's words, ``lang.ends``), for
+    a question that asks what holds now in its own language's words
+    (``lang.says_now``: "now", "still", 现在, まだ). "Nope! Left in September. I'm a
+    background artist at Nube Animation now" shares no word with "Where does Hattie
+    work now?" and is 46th of the 86 lines of her chat by meaning, but it is one of a
+    handful where she says something of hers changed. They are read besides the
+    anchors, not in their place: fused with them, they pushed out lines other
+    answers came from (docs/answers.md). None for a question that does not say
+    "now" ("What instruments does Melanie play?", LoCoMo) or asks about the past."""
+    if (history is None or not lang.says_now(question) or lang.asks_about_past(question)
+            or lang.asks_about_earlier(question)):
+        return []
+    named, _ = views.named(question, pool)
+    found = [m for m in pool if m.speaker in named and lang.ends(m.text)]
+    if not found:
+        return []
+    near = history.embed(found, speaker=False) @ history.embed_question(about)
+    return [found[i] for i in np.argsort(-near, kind="stable")[:CHANGE_LINES]]
 
 
 def _fused_with_meaning(anchors: list[EvidenceMessage], question: str, pool: list[EvidenceMessage],
