@@ -19,8 +19,9 @@ introduces), and, where such an earlier line itself said the answer came in
 as a new state ("Nope, left at the start of July. I'm a data analyst at
 Tidewell Energy now"), a sentence of the newest line naming it says the
 ending (not "I've switched from flat whites to matcha. Tidewell has a
-little matcha bar", about a drink), the reader reads that line again alone with the answer's words
-hidden ("… broke my heart"); where the sentence the answer was hidden in
+little matcha bar", about a drink, nor "I've switched to Club Brugge.
+Vlaskop pours the beer at their fan bar", a team), the reader reads that
+line again alone with the answer's words hidden ("… broke my heart"); where the sentence the answer was hidden in
 itself says the ending, only it and the sentence either side of it
 (:func:`around_ending`: "... instead of doing the … again. The full 42 km."
 without the "Eskil thinks I've lost my mind." after it, which gave "Eskil").
