@@ -250,13 +250,14 @@ def test_a_latin_word_written_between_cjk_characters_is_mentioned(open_memory, t
 
 
 class CountingEmbedder:
-    """The real embedder, counting the messages (documents) it is given."""
+    """The real embedder, counting the messages (documents) and questions (queries) it is given."""
 
     def __init__(self, real):
-        self.real, self.documents = real, 0
+        self.real, self.documents, self.queries = real, 0, []
 
     def embed(self, texts, kind="document"):
         self.documents += len(texts) if kind == "document" else 0
+        self.queries += list(texts) if kind == "query" else []
         return self.real.embed(texts, kind=kind)
 
 
@@ -273,6 +274,9 @@ def test_the_history_keeps_its_vectors_between_questions_and_forgets_a_deleted_c
     assert mem.answer_options()["history"] is history  # the next question's
     select_evidence(mem.search(question).hits, question, 500, lambda t: len(t.split()), history=history)
     assert counting.documents == 0  # kept from the first
+    # The question's vectors too: its names left out (the anchors) and as searched (the timeline),
+    # each embedded once for both selections.
+    assert sorted(counting.queries) == ["When is Maya's wedding?", "When is wedding?"]
     family = next(c["id"] for c in mem.conversations() if c["title"] == "Family")
     mem.delete_conversation(family)
     assert mem.answer_options()["history"] is not history  # its cache keys held the deleted text
@@ -583,3 +587,4 @@ def test_a_question_typed_in_lower_case_has_the_names_its_history_writes():
     assert named_as_written("when is it?", texts) == []  # "When" is written "when" too
     assert named_as_written("When is Zoe's wedding?", []) == ["Zoe"]  # a capital: the question's own names
     assert named_as_written("where does ines live?", texts) == []  # no chat writes her name
+

@@ -27,6 +27,9 @@ from ..storage.store import Store
 #: Message vectors kept between questions, with and without the speaker
 #: (384 floats each: ~6 MB at the cap).
 CACHE_LIMIT = 4096
+#: Question vectors kept: one question is embedded by several steps (the meaning
+#: anchors, the asked person's change lines, the timeline, a second reading).
+QUESTION_CACHE_LIMIT = 64
 
 
 class History(Protocol):
@@ -170,6 +173,7 @@ class StoreHistory:
         self._store = store
         self._embedder = embedder
         self._vectors: dict[tuple[int, str], np.ndarray] = {}
+        self._questions: dict[str, np.ndarray] = {}
         self._kin: dict[int, frozenset[int]] = {}
         self._kin_generation: tuple[int, int] | None = None
 
@@ -187,7 +191,11 @@ class StoreHistory:
         return np.stack([self._vectors[k] for k in keys])
 
     def embed_question(self, question: str) -> np.ndarray:
-        return self._embedder().embed([question], kind="query")[0]
+        if question not in self._questions:
+            if len(self._questions) >= QUESTION_CACHE_LIMIT:
+                self._questions.clear()
+            self._questions[question] = self._embedder().embed([question], kind="query")[0]
+        return self._questions[question]
 
     def last_messages(self, conversation_id: int, after_seq: int, limit: int) -> list[EvidenceMessage]:
         conversation = self._store.conversation(conversation_id)
