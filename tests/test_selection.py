@@ -5,6 +5,7 @@ with a reader that records its prompt."""
 
 from __future__ import annotations
 
+from rawrag_tui.answer import selection
 from rawrag_tui.answer.citations import CitationFilter
 from rawrag_tui.answer.dates import annotate, dates_in
 from rawrag_tui.answer.evidence import EvidenceViews, MessageView
@@ -13,6 +14,7 @@ from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import _changes_of_named, select_evidence
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
+from tests.conftest import UNSEEN_CHATS
 
 
 def words(text: str) -> int:
@@ -265,24 +267,52 @@ def test_the_asked_persons_own_lines_saying_a_state_of_theirs_changed_are_read_a
 
     history, views = ListHistory(embedder, HATTIE), EvidenceViews()
     assert [m.message_id for m in _changes_of_named(HATTIE_Q, HATTIE_Q, HATTIE, views, history)] == [8]
-    # Not about the past, not without "now", not where no one is named, not without a history.
+    # Asked of the present without "now" too ("Where does Greta work?"); not about the past,
+    # not where no one is named, not without a history.
+    assert [m.message_id for m in _changes_of_named("Where does Hattie work?", "", HATTIE, views, history)] == [8]
     assert _changes_of_named("Where did Hattie work before Nube Animation?", "", HATTIE, views, history) == []
-    assert _changes_of_named("Where does Hattie work?", "", HATTIE, views, history) == []
     assert _changes_of_named("Where does the lab work now?", "", HATTIE, views, history) == []
     assert _changes_of_named(HATTIE_Q, HATTIE_Q, HATTIE, views, None) == []
 
 
-def test_the_change_line_is_read_besides_the_anchors_within_the_budget(embedder):
+def test_the_change_line_is_read_besides_the_anchors_within_the_budget(embedder, monkeypatch):
     # Line 8 shares no word with the question and is far from it in meaning: without the
     # budget held back for it, the "work" lines fill the evidence and it is left out.
+    # Asked without "now", it takes only what the anchors leave: here nothing.
     from tests.test_later_reading import ListHistory
 
-    history = ListHistory(embedder, HATTIE)
-    seen = False
-    for budget in range(40, 140, 4):
-        about_now = select_evidence([hit(1, *HATTIE)], HATTIE_Q, budget, words, history=history)
-        assert about_now.tokens <= budget, budget
-        plain = select_evidence([hit(1, *HATTIE)], "Where does Hattie work?", budget, words, history=history)
-        assert 8 not in [m.message_id for m in plain.messages], budget
-        seen |= 8 in [m.message_id for m in about_now.messages]
-    assert seen
+    history, budgets = ListHistory(embedder, HATTIE), range(40, 200, 4)
+
+    def ids(question, budget):
+        packed = select_evidence([hit(1, *HATTIE)], question, budget, words, history=history)
+        assert packed.tokens <= budget, (question, budget)
+        return [m.message_id for m in packed.messages]
+
+    about_now = {b: ids(HATTIE_Q, b) for b in budgets}
+    plain = {b: ids("Where does Hattie work?", b) for b in budgets}
+    monkeypatch.setattr(selection, "CHANGE_LINES", 0)
+    anchors_only = {b: ids("Where does Hattie work?", b) for b in budgets}
+    assert plain == anchors_only
+    assert any(8 in about_now[b] and 8 not in plain[b] for b in budgets)
+
+
+def test_a_question_of_the_present_without_now_reads_the_change_line_where_the_anchors_leave_room(
+        open_memory, monkeypatch):
+    # "Where does Greta work?" shares no word with her "First week at Granite Wind done!":
+    # its anchors were a few lines about the Netherlands and her commute ("out there",
+    # the bundled reader's answer). The line comes in the budget they left, and they stay.
+    mem = open_memory()
+    mem.import_path(UNSEEN_CHATS, "locomo")
+    question, history = "Where does Greta work?", mem.answer_options()["history"]
+
+    def lines():
+        packed = select_evidence(mem.search(question).hits, question, 400, words, history=history)
+        assert packed.tokens <= 400
+        return [line.split("] ", 1)[-1] for line in packed.text.splitlines() if line.startswith("[")]
+
+    read = lines()
+    monkeypatch.setattr(selection, "CHANGE_LINES", 0)
+    alone = lines()
+    assert not any("Granite Wind done" in line for line in alone)
+    assert [line for line in read if "Granite Wind done" not in line] == alone
+    assert any("First week at Granite Wind done" in line for line in read)

@@ -361,7 +361,9 @@ def test_the_words_that_ask_whether_a_state_goes_on_are_not_searched_for():
 def test_now_never_reaches_the_embedder_that_picks_and_follows_the_evidence(embedder, monkeypatch):
     # The selection's meaning anchors and the timeline compare the question as
     # searched: "now" named no subject and moved what the reader read (docs/answers.md).
-    # Only the asked person's change lines, read for a question about now, tell the two apart.
+    # Only the asked person's change lines tell the two apart (kept back for them about now).
+    monkeypatch.setattr(selection, "CHANGE_LINES", 0)
+
     class Recording(ListHistory):
         def __init__(self, embedder, messages):
             super().__init__(embedder, messages)
@@ -378,7 +380,6 @@ def test_now_never_reaches_the_embedder_that_picks_and_follows_the_evidence(embe
     history.asked.clear()
     select_evidence(hits, "Where does Ines live now?", 400, len, EvidenceViews(), history)
     assert seen and set(history.asked) == set(seen)  # the very questions embedded without "now"
-    monkeypatch.setattr(selection, "CHANGE_LINES", 0)
     now = select_evidence(hits, "Where does Ines live now?", 400, len, EvidenceViews(), history)
     assert now.text == plain.text and now.latest == plain.latest
 

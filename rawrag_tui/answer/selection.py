@@ -30,14 +30,17 @@ the evidence:
 - **neighbours**: the message before and after each anchor, for the
   context a reply needs ("Yes, on Saturday!"); where both do not fit, the
   one after;
-- **the asked person's changes**: for a question that asks what holds now in
-  its own language's words ("now", "still", 现在, まだ) and names a speaker,
-  the :data:`CHANGE_LINES` lines of theirs closest to it that say a state of
-  theirs ended or holds now (their language's module, ``lang.ends``: "Nope!
-  Left in September. I'm a background artist at Nube Animation now"), in
+- **the asked person's changes**: for a question that names a speaker and
+  does not ask about the past, the :data:`CHANGE_LINES` lines of theirs
+  closest to it that say a state of theirs ended or holds now (their
+  language's module, ``lang.ends``: "Nope! Left in September. I'm a
+  background artist at Nube Animation now"). Where the question asks what
+  holds now in its own language's words ("now", "still", 现在, まだ), in
   budget kept back for them: such a line shares no word with "Where does
   Hattie work now?" and is far from it in meaning, and fused with the
-  anchors instead it pushed out lines other answers came from
+  anchors instead it pushed out lines other answers came from. Where it
+  does not ("Where does Greta work?"), in what budget the anchors left:
+  her "First week at Granite Wind done!" came in, and no anchor went
   (docs/answers.md);
 - **later on the same subject**: with the home's history at hand
   (answer/history.py), the later messages of an anchor's conversation (or,
@@ -160,8 +163,10 @@ def select_evidence(hits: Sequence[Hit], question: str, budget: int, count_token
         return costs[m.message_id]
 
     changes = _changes_of_named(question, about, list(messages.values()), views, history)
-    # What they may cost: each line with its day line and its conversation's header.
-    kept_back = sum(cost(m) + count_tokens(conversation_header(m)) + count_tokens(day_line(m)) + 3 for m in changes)
+    # What they may cost: each line with its day line and its conversation's header,
+    # kept back only where the question says "now"; otherwise they take what is left.
+    kept_back = (sum(cost(m) + count_tokens(conversation_header(m)) + count_tokens(day_line(m)) + 3 for m in changes)
+                 if lang.says_now(question) else 0)
 
     chosen: dict[int, EvidenceMessage] = {}
     groups: list[list[int]] = []
@@ -257,16 +262,15 @@ def _changes_of_named(question: str, about: str, pool: list[EvidenceMessage], vi
     """The :data:`CHANGE_LINES` lines of ``pool`` closest in meaning to ``about`` (the
     question without its names) that a person ``question`` names wrote saying a
     state of theirs ended or holds now (their language's words, ``lang.ends``), for
-    a question that asks what holds now in its own language's words
-    (``lang.says_now``: "now", "still", 现在, まだ). "Nope! Left in September. I'm a
+    a question not about the past. "Nope! Left in September. I'm a
     background artist at Nube Animation now" shares no word with "Where does Hattie
     work now?" and is 46th of the 86 lines of her chat by meaning, but it is one of a
     handful where she says something of hers changed. They are read besides the
     anchors, not in their place: fused with them, they pushed out lines other
-    answers came from (docs/answers.md). None for a question that does not say
-    "now" ("What instruments does Melanie play?", LoCoMo) or asks about the past."""
-    if (history is None or not lang.says_now(question) or lang.asks_about_past(question)
-            or lang.asks_about_earlier(question)):
+    answers came from (docs/answers.md). A question that does not say "now" in
+    its language's words (``lang.says_now``) gets them too, but only where budget
+    is left (:func:`select_evidence`); one about the past gets none."""
+    if history is None or lang.asks_about_past(question) or lang.asks_about_earlier(question):
         return []
     named, _ = views.named(question, pool)
     found = [m for m in pool if m.speaker in named and lang.ends(m.text)]
