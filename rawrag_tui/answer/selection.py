@@ -262,9 +262,9 @@ def _changes_of_named(question: str, about: str, pool: list[EvidenceMessage], vi
     """The :data:`CHANGE_LINES` lines of ``pool`` closest in meaning to ``about`` (the
     question without its names) that a person ``question`` names wrote saying a
     state of theirs ended or holds now (their language's words, ``lang.ends``), for
-    a question not about the past. "Nope! Left in September. I'm a
-    background artist at Nube Animation now" shares no word with "Where does Hattie
-    work now?" and is 46th of the 86 lines of her chat by meaning, but it is one of a
+    a question not about the past. "Nope! Left in September. I'm a background
+    artist at Nube Animation now" shares no word with "Where does Hattie work
+    now?" and is 46th of the 86 lines of her chat by meaning, but it is one of a
     handful where she says something of hers changed. They are read besides the
     anchors, not in their place: fused with them, they pushed out lines other
     answers came from (docs/answers.md). A question that does not say "now" in
