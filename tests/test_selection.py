@@ -5,6 +5,8 @@ with a reader that records its prompt."""
 
 from __future__ import annotations
 
+import pytest
+
 from rawrag_tui.answer import selection
 from rawrag_tui.answer.citations import CitationFilter
 from rawrag_tui.answer.dates import annotate, dates_in
@@ -119,6 +121,26 @@ def test_speaker_names_and_possessives_do_not_make_anchors():
     packed = select_evidence([hit(1, *CHAT)], "When is Maya's wedding?", 500, words)
     assert {m.message_id for m in packed.messages} <= {1, 2, 4, 5, 6, 7}
     assert 3 not in {m.message_id for m in packed.messages}
+
+
+@pytest.mark.parametrize("question, on_subject, only_now", [
+    ("Who is Delphine's partner currently?", "Ansel is my partner now, it's official.",
+     "I'm currently buried in tax forms."),
+    ("李娜现在住在哪个城市？", "我搬到杭州了，这个城市真美。", "我现在在开会，晚点聊。"),
+    ("美咲は今どこに住んでいますか？", "福岡に住んでいます。", "今どうしてる？"),
+])
+def test_a_word_asking_whether_a_state_goes_on_makes_no_anchor(question, on_subject, only_now):
+    # "currently", 现在 and 今 name no subject: a line that shares only them with the question
+    # is no anchor (asked where 李娜 lives now, her "现在每天早上泡一杯龙井", about her tea, came
+    # with its two neighbours), and no subject of the checks either (EvidenceViews.subject).
+    chat = [msg(1, 1, on_subject, "2026-01-05T10:00:00", speaker="Delphine"),
+            msg(2, 1, only_now, "2026-01-06T10:00:00", speaker="Grady", conv=2)]
+    views = EvidenceViews()
+    subject = views.subject(question, chat)
+    assert subject and not subject & views(chat[1]).stems
+    assert subject & views(chat[0]).stems
+    packed = select_evidence([hit(1, chat[1]), hit(2, chat[0])], question, 500, words)
+    assert [m.message_id for m in packed.messages] == [1]
 
 
 def test_the_budget_keeps_the_best_ranked_anchors_and_counts_the_rest():

@@ -146,8 +146,12 @@ class EvidenceViews:
     def subject(self, question: str, messages: Iterable[EvidenceMessage],
                 not_subject: Iterable[str] = ()) -> set[str]:
         """The question's content stems (and its compounds' parts) that can name a subject:
-        not a speaker among ``messages`` and not one of ``not_subject`` (a check's question words)."""
-        return subject_terms(question) - self.speakers(messages, question) - set(not_subject)
+        not a speaker among ``messages``, not one of ``not_subject`` (a check's question words)
+        and not a word that only asks whether a state goes on (its language's
+        ``continuation_terms``: "currently", 现在): a line saying "currently" or 现在 is
+        on no subject the question asks about for it."""
+        return (subject_terms(question) - self.speakers(messages, question) - set(not_subject)
+                - lang.of(question).continuation_terms(question))
 
 
 def _terms_as_in(question: str, name: str) -> set[str]:

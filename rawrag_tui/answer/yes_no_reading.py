@@ -138,7 +138,7 @@ def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: 
 
 def asked_terms(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> set[str]:
     """The terms of ``question`` that name what it asks about (see the module's doc)."""
-    terms = views.subject(question, messages) - lang.of(question).continuation_terms(question)
+    terms = views.subject(question, messages)  # less the continuation words ("still"), as every subject
     # A term most messages hold names nothing (a CJK bigram of a verb ending: "ます").
     return {t for t in terms if sum(t in views(m).stems for m in messages) <= max(len(messages) * COMMON, FEW)}
 
