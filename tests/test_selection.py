@@ -16,7 +16,7 @@ from rawrag_tui.answer.reading import answer_question
 from rawrag_tui.answer.selection import _changes_of_named, select_evidence
 from rawrag_tui.demo import demo_path
 from rawrag_tui.search.types import EvidenceMessage, Hit
-from tests.conftest import UNSEEN_CHATS
+from tests.conftest import ENGLISH_CHATS, UNSEEN_CHATS
 
 
 def words(text: str) -> int:
@@ -338,3 +338,16 @@ def test_a_question_of_the_present_without_now_reads_the_change_line_where_the_a
     assert not any("Granite Wind done" in line for line in alone)
     assert [line for line in read if "Granite Wind done" not in line] == alone
     assert any("First week at Granite Wind done" in line for line in read)
+
+
+def test_a_first_week_in_a_role_somewhere_is_a_change_line(open_memory):
+    # "First week as deputy head at Riverside Primary done!" shares no word with "Where does
+    # Jess work?", and its anchors (Amir's Glasgow job, Jess's summer) held no workplace of
+    # hers: the bundled reader said "Glasgow", which was Amir's. The English module reads a
+    # first week *as someone* at a place as a new state, as it read "First week at ...".
+    mem = open_memory()
+    mem.import_path(ENGLISH_CHATS, "locomo")
+    question = "Where does Jess work?"
+    packed = select_evidence(mem.search(question).hits, question, 400, words,
+                             history=mem.answer_options()["history"])
+    assert any("deputy head at Riverside Primary done" in m.text for m in packed.messages)

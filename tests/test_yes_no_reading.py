@@ -220,6 +220,9 @@ SAM = [
     ("Brioche is asleep on the radiator.", False),
     # A first day somewhere new, a last day somewhere old; not last week, not time off.
     ("First week at Larchfield Games done. There's a nap room.", True),
+    ("First week as deputy head at Riverside Primary done! I have an office.", True),
+    ("First day as a UX designer at Monzo tomorrow.", True),
+    ("My first week in January was a blur.", False),
     ("Nope! Last day there was the 13th.", True),
     ("I saw her last week at the gym.", False),
     ("Tidewell won't give me leave till January.", False),

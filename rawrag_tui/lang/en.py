@@ -328,7 +328,8 @@ _CANCEL = re.compile(r"\bcancel(?:s|led|ed|ling|ing)?\b|\bcall(?:s|ed|ing)? (?:i
 #: instead of another ("the Bergen City Marathon in April instead of doing the mountain race again"),
 #: a state said to hold now, so not before ("decided Fennel was 'a boring name for a vegetable'.
 #: She's Brioche now"), a first day somewhere or a last one ("First week at Larchfield Games
-#: done", "Last day there was the 13th"; not "last week at the gym"). Time off is no leaving
+#: done", "First week as deputy head at Riverside Primary done!", "Last day there was the
+#: 13th"; not "last week at the gym"). Time off is no leaving
 #: ("Tidewell won't give me leave till January", "on leave").
 _END = re.compile(r"\b(?:quit(?:s|ting)?|left|(?<!me )(?<!us )(?<!on )(?<!of )leav(?:e|es|ing)|"
                   r"resign(?:s|ed|ing)?|split(?:s|ting)?|"
@@ -336,7 +337,8 @@ _END = re.compile(r"\b(?:quit(?:s|ting)?|left|(?<!me )(?<!us )(?<!on )(?<!of )le
                   r"no longer|any ?more|mov(?:ed|ing) (?:out|away)|switch(?:ed|ing)|gave up|given up|"
                   r"(?:is|was|it's|are) off|instead of)\b|"
                   r"(?:'s|\bis|\bare|'re|\bam|'m)\s+(?:[\w'-]+\s+){0,4}now\b|"
-                  r"\bfirst (?:day|week|month|shift) at\b|\blast (?:day|shift) (?:at|there)\b", re.IGNORECASE)
+                  r"\bfirst (?:day|week|month|shift) (?:as (?:an? |the )?[\w'-]+(?: [\w'-]+){0,2} )?at\b|"
+                  r"\blast (?:day|shift) (?:at|there)\b", re.IGNORECASE)
 
 
 #: The writer of their own life: "I" (a capital, as written: "I'm", "I've"), "me", "my".
