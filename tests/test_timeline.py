@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rawrag_tui import lang
 from rawrag_tui.answer import selection
 from rawrag_tui.answer import timeline as timeline_module
 from rawrag_tui.answer.evidence import EvidenceViews
@@ -352,6 +353,14 @@ def test_the_words_that_ask_whether_a_state_goes_on_are_not_searched_for():
     assert as_searched("Where does Amir live?") == "Where does Amir live?"
     assert as_searched("Nowhere else?") == "Nowhere else?"  # whole words only
     assert as_searched("Now?") == "Now?"  # nothing else would be left
+    # Asked in several words too, and then about now as much as "now" is.
+    assert as_searched("Where is Ishani based these days?") == "Where is Ishani based?"
+    assert as_searched("What is Tom doing at the moment?") == "What is Tom doing?"
+    assert as_searched("Where does Sam live right now?") == "Where does Sam live?"
+    assert as_searched("Wo arbeitet Anna im Moment?") == "Wo arbeitet Anna?"
+    assert as_searched("Which team does Elena support nowadays?") == "Which team does Elena support?"
+    assert as_searched("Where does Sam work these?") == "Where does Sam work these?"  # the whole phrase only
+    assert lang.says_now("Where is Ishani based these days?") and not lang.says_now("Where is Ishani based?")
     assert without_names("Where does Amir live now?", {"Amir"}) == "Where does live?"
     # CJK: no segmenter to tell 现在 ("now") from a word holding its characters; left as it is.
     assert as_searched("李娜现在住在哪个城市？") == "李娜现在住在哪个城市？"

@@ -222,6 +222,8 @@ class Language:
     closed_pattern: re.Pattern[str] | None = None
     #: The words that ask whether a state goes on ("still", "noch", "还", "まだ"): no subject.
     continuation: frozenset[str] = frozenset()
+    #: The same asked in several words ("these days", "im Moment"), lower case, word by word.
+    continuation_phrases: tuple[tuple[str, ...], ...] = ()
     #: An answer that says no ("No", "doesn't", "nicht", "不是", "いいえ").
     negation_pattern: re.Pattern[str] | None = None
     #: An amount of money in this language's words ("40 pounds").
@@ -268,20 +270,33 @@ class Language:
         """Whether ``answer`` says no, in this language's words."""
         return self._says(self.negation_pattern, answer)
 
+    def _continuing(self, question: str) -> list[tuple[int, int, str, str]]:
+        """The tokens of ``question`` that only ask whether a state goes on: a word of
+        :data:`continuation`, or one of a run of words that is a :data:`continuation_phrases`."""
+        tokens = list(self.tokens(question))
+        words = [word.lower() for _, _, word, _ in tokens]
+        phrased: set[int] = set()
+        for phrase in self.continuation_phrases:
+            for i in range(len(words) - len(phrase) + 1):
+                if tuple(words[i:i + len(phrase)]) == phrase:
+                    phrased.update(range(i, i + len(phrase)))
+        return [t for i, t in enumerate(tokens) if t[2] in self.continuation or i in phrased]
+
     def continuation_terms(self, question: str) -> set[str]:
         """The terms of ``question`` that only ask whether a state goes on (:data:`continuation`:
-        "still" in "Is she still in York?"; a CJK bigram holding 还 or まだ)."""
-        return {term for _, _, word, term in self.tokens(question)
-                if word in self.continuation or (has_cjk(term) and any(w in term for w in self.continuation))}
+        "still" in "Is she still in York?", "these days"; a CJK bigram holding 还 or まだ)."""
+        return ({term for _, _, _, term in self._continuing(question)}
+                | {term for _, _, _, term in self.tokens(question)
+                   if has_cjk(term) and any(w in term for w in self.continuation)})
 
     def continuation_spans(self, question: str) -> list[tuple[int, int]]:
         """Where ``question`` writes a whole word of :data:`continuation` ("now" in "Where
-        does Ines live now?"). None in CJK text: with no segmenter, 今 of 今日 or 还 of
-        还是 cannot be told from the word, and a cut inside a run loses a character of
-        the subject (answer/history.py, ``without_names``)."""
+        does Ines live now?") or a phrase of :data:`continuation_phrases`. None in CJK text:
+        with no segmenter, 今 of 今日 or 还 of 还是 cannot be told from the word, and a cut
+        inside a run loses a character of the subject (answer/history.py, ``without_names``)."""
         if has_cjk(question):
             return []
-        return [(start, end) for start, end, word, _ in self.tokens(question) if word in self.continuation]
+        return [(start, end) for start, end, _, _ in self._continuing(question)]
 
     def asks_about_now(self, question: str) -> bool:
         """Whether ``question`` needs today's date to be answered ("how long ago", "this week")."""

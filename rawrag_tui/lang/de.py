@@ -170,7 +170,8 @@ class German(Language):
     name_words = _words("heißt heißen name namen genannt")
     when_pattern, now_pattern, earlier_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _MONEY
     yes_no_pattern = _YES_NO
-    continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit"})
+    continuation = frozenset({"noch", "immer", "jetzt", "mehr", "aktuell", "derzeit", "momentan", "zurzeit"})
+    continuation_phrases = (("im", "moment"), ("zur", "zeit"))
     negation_pattern = re.compile(r"\b(?:nein|nicht|kein\w*|nie)\b", re.IGNORECASE)
     cancel_pattern, cancelled = _CANCEL, "Abgesagt"
     first_pattern = re.compile(r"\b(?:zuerst|ursprünglich|anfangs|zunächst|erstmals|erste[nmrs]?)\b", re.IGNORECASE)

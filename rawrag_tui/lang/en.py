@@ -367,7 +367,8 @@ class English(Language):
     when_pattern, now_pattern, earlier_pattern, past_pattern, money_pattern = _WHEN, _NOW, _EARLIER, _PAST, _MONEY
     yes_no_pattern = _YES_NO
     closed_pattern = re.compile(r"^\s*(?:did|was|were|had|would|could|should)(?:n't)?\b", re.IGNORECASE)
-    continuation = frozenset({"still", "anymore", "longer", "currently", "now"})
+    continuation = frozenset({"still", "anymore", "longer", "currently", "now", "nowadays"})
+    continuation_phrases = (("these", "days"), ("at", "the", "moment"), ("at", "present"), ("right", "now"))
     negation_pattern = _NO
     cancel_pattern, cancelled = _CANCEL, "Cancelled"
     hedge_pattern = re.compile(r"\b(?:maybe|perhaps|possibly|might|not sure)\b", re.IGNORECASE)
