@@ -138,7 +138,7 @@ def latest_statement(question: str, messages: Sequence[EvidenceMessage], views: 
 
 def asked_terms(question: str, messages: Sequence[EvidenceMessage], views: EvidenceViews) -> set[str]:
     """The terms of ``question`` that name what it asks about (see the module's doc)."""
-    terms = views.subject(question, messages)  # less the continuation words ("still"), as every subject
+    terms = views.subject(question, messages)  # "still" and the other continuation words left out
     # A term most messages hold names nothing (a CJK bigram of a verb ending: "ます").
     return {t for t in terms if sum(t in views(m).stems for m in messages) <= max(len(messages) * COMMON, FEW)}
 
