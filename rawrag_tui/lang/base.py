@@ -272,7 +272,8 @@ class Language:
 
     def _continuing(self, question: str) -> list[tuple[int, int, str, str]]:
         """The tokens of ``question`` that only ask whether a state goes on: a word of
-        :data:`continuation`, or one of a run of words that is a :data:`continuation_phrases`."""
+        :data:`continuation`, one of a run of words that is a :data:`continuation_phrases`,
+        or a CJK bigram holding such a word."""
         tokens = list(self.tokens(question))
         words = [word.lower() for _, _, word, _ in tokens]
         phrased: set[int] = set()
@@ -280,14 +281,13 @@ class Language:
             for i in range(len(words) - len(phrase) + 1):
                 if tuple(words[i:i + len(phrase)]) == phrase:
                     phrased.update(range(i, i + len(phrase)))
-        return [t for i, t in enumerate(tokens) if t[2] in self.continuation or i in phrased]
+        return [t for i, t in enumerate(tokens) if t[2] in self.continuation or i in phrased
+                or (has_cjk(t[3]) and any(w in t[3] for w in self.continuation))]
 
     def continuation_terms(self, question: str) -> set[str]:
         """The terms of ``question`` that only ask whether a state goes on (:data:`continuation`:
         "still" in "Is she still in York?", "these days"; a CJK bigram holding 还 or まだ)."""
-        return ({term for _, _, _, term in self._continuing(question)}
-                | {term for _, _, _, term in self.tokens(question)
-                   if has_cjk(term) and any(w in term for w in self.continuation)})
+        return {term for _, _, _, term in self._continuing(question)}
 
     def continuation_spans(self, question: str) -> list[tuple[int, int]]:
         """Where ``question`` writes a whole word of :data:`continuation` ("now" in "Where
