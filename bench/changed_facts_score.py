@@ -40,7 +40,8 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent / "data"
 LANGUAGES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "de": "German",
              "assistant": "English, ChatGPT export", "fresh": "English, unseen", "second": "English, unseen 2",
-             "third": "English, unseen 3", "zh2": "Chinese, unseen", "ja2": "Japanese, unseen"}
+             "third": "English, unseen 3", "zh2": "Chinese, unseen", "ja2": "Japanese, unseen",
+             "fourth": "English, unseen 4", "zh3": "Chinese, unseen 2", "ja3": "Japanese, unseen 2"}
 
 
 def data_path(lang: str) -> Path:

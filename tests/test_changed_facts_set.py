@@ -34,9 +34,10 @@ _spec = importlib.util.spec_from_file_location("changed_facts_score", BENCH / "c
 score = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(score)
 
-#: assistant: one English ChatGPT history; fresh, second, third: English, and zh2, ja2: Chinese and Japanese,
+#: assistant: one English ChatGPT history; fresh, second, third, fourth: English, and zh2, ja2, zh3, ja3: Chinese
+#: and Japanese,
 #: written without reading the answer code.
-LANGS = ("en", "zh", "ja", "de", "assistant", "fresh", "second", "third", "zh2", "ja2")
+LANGS = ("en", "zh", "ja", "de", "assistant", "fresh", "second", "third", "zh2", "ja2", "fourth", "zh3", "ja3")
 KINDS = {"move", "date moved twice", "job", "cancelled", "contact", "preference", "relationship"}
 CUE = {
     "en": re.compile(r"\b(mov(?:e|ed|es|ing)|postpon\w*|reschedul\w*|rebook\w*|chang\w*|no longer|instead|now|"
@@ -46,14 +47,19 @@ CUE = {
     "de": re.compile(r"umgezogen|umziehen|umzug|gezogen|verschoben|verschieben|verlegt|abgesagt|absagen|"
                      r"storniert|jetzt|nicht mehr|stattdessen|gewechselt|wechsel|gekündigt|getrennt", re.IGNORECASE),
 }
-CUE["assistant"] = CUE["fresh"] = CUE["second"] = CUE["third"] = CUE["en"]
+CUE["assistant"] = CUE["fresh"] = CUE["second"] = CUE["third"] = CUE["fourth"] = CUE["en"]
 CUE["zh2"], CUE["ja2"] = CUE["zh"], CUE["ja"]
+CUE["zh3"], CUE["ja3"] = CUE["zh"], CUE["ja"]
 SETS = {lang: score.load(lang) for lang in LANGS}
 #: Turns per file; update with the sets.
 MESSAGES = {"en": 296, "zh": 121, "ja": 89, "de": 81, "assistant": 46, "fresh": 270, "second": 243, "third": 253,
             "zh2": 132, "ja2": 116}
+MESSAGES["fourth"] = 302
+MESSAGES["zh3"] = 162
+MESSAGES["ja3"] = 157
 #: The language each set's samples are written in.
-WRITTEN_IN = {"assistant": "en", "fresh": "en", "second": "en", "third": "en", "zh2": "zh", "ja2": "ja"}
+WRITTEN_IN = {"assistant": "en", "fresh": "en", "second": "en", "third": "en", "zh2": "zh", "ja2": "ja",
+              "fourth": "en", "zh3": "zh", "ja3": "ja"}
 
 
 def turns(sample: dict, resolved: bool = False) -> dict[str, tuple]:
