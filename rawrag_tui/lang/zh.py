@@ -39,9 +39,11 @@ _RELATIVE = RelativeTimes(
     years={"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2},
     units={"天": "day", "日": "day", "个月": "month", "個月": "month", "年": "year"},
     ago="前|以前", later="后|後|以后",
-    # "下周三", "下星期三", "下周的周三"; not "下周一起" (next week, together) or "这周一定".
+    # "下周三", "下星期三", "下周的周三"; not "下周一起" (next week, together) or "这周一定", nor
+    # "这周天天加班" (every day this week) or "下周三天假" (three days off): 天 after the weekday
+    # counts days, unless it is the weather ("下周三天气").
     week_to_day="(?:的)?(?:星期|周|礼拜)?", weekdays="一二三四五六日天",
-    after_weekday="(?![起定直样般些切共次个])",
+    after_weekday="(?![起定直样般些切共次个]|天(?!气))",
     day_suffix="[号日號]", month_part="初|底|末|上旬|中旬|下旬",
     # "上线前天天加班" (before the launch, overtime every day); "前天天气" is the weather.
     after_day="(?!天(?!气))",
