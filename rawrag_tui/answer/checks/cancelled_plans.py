@@ -37,15 +37,18 @@ and so is any answer where the question's language has no word for it.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection, Sequence
 
 from ... import lang
 from ...search.types import EvidenceMessage
-from ..evidence import EvidenceViews
+from ..evidence import EvidenceViews, MessageView
 from .base import Correction
 
 #: The setting's name for this check (``[answer] checks``).
 NAME = "cancelled_plans"
+#: A stated date that is a year and nothing more ("2026", "2026年"): one number of four digits.
+_BARE_YEAR = re.compile(r"\D*\d{4}\D*")
 
 
 def check(question: str, said: str, messages: Sequence[EvidenceMessage],
@@ -90,7 +93,7 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
         # selection may keep only the question that led to the plan, "Krakow! Are we actually doing
         # this?"), and it must plan no day itself.
         if planned:
-            if _new_plan(views(last).planned_days, planned):
+            if _new_plan(_plan_days(views(last)), planned):
                 continue
         elif views(last).planned_days or not any(at < sent for at, _, _ in group):
             continue
@@ -100,12 +103,22 @@ def check(question: str, said: str, messages: Sequence[EvidenceMessage],
     return Correction(max(found)[1], answer)
 
 
+def _plan_days(view: MessageView) -> list[dt.date]:
+    """The days a message plans that could be a new day for a plan: not a year
+    alone ("Barcelona's cancelled, next year (2026) for sure" floats no day)."""
+    language = lang.of(view.message.text)
+    return [day for date in view.planned_dates
+            if not _BARE_YEAR.fullmatch(date) and (day := language.day_of(date)) is not None]
+
+
 def _new_plan(days: Sequence[dt.date], planned: Sequence[dt.date]) -> bool:
-    """Whether a message calling a plan off plans a new day: one outside the days
+    """Whether a message calling a plan off plans a new day: one after the days
     the earlier plans span. A day inside them is the plan's own, or what clashes
     with it ("the pitch lands the week of 19 May ... I've had to cancel Lisbon",
-    booked 17 to 21 May); "it's now on 22 November", after 15 November, is new."""
-    return any(not min(planned) <= day <= max(planned) for day in days)
+    booked 17 to 21 May); one before them all is no new day for it either, but a
+    deadline ("the hostel refunds until tomorrow (5 May 2025). Barcelona's
+    cancelled", booked for 8 May); "it's now on 22 November", after 15 November, is new."""
+    return any(day > max(planned) for day in days)
 
 
 def explain(answer: str, correction: Correction) -> str:
