@@ -180,7 +180,8 @@ def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], v
         return None
     text, _ = render([m], {m.message_id: around_ending(body, question)}, latest)
     second = read(text).strip()
-    if _stands(second, question, first, messages) and match_sources(second, question, [m], views):
+    if (_stands(second, question, first, messages) and match_sources(second, question, [m], views)
+            and not _what_ended(m.text, second, question)):
         return EndedReading(second, newest, earlier)
     if before is None:
         return None
@@ -200,6 +201,21 @@ def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], v
     if not said:
         return None
     return EndedReading(second, newest, earlier, said_by=said[-1], before=len(lines))
+
+
+#: A clause: a sentence's part up to a comma or semicolon (any script's) or the sentence's end.
+CLAUSE = re.compile(r"[^.!?。！？\n,;，；、]+")
+
+
+def _what_ended(text: str, second: str, question: str) -> bool:
+    """Whether every clause of ``text`` that names ``second`` (shares a term with it)
+    says a state ended: then it is what ended, not the new state. "搬完了! 深圳的房子也退了,
+    东莞这边走路十分钟就到公司" (full-width marks in the chat) ends 深圳 and names 东莞 as the
+    new state; read again with 东莞 hidden, the bundled reader answered 深圳 (where "I left
+    Aer Lingus in January, now at Ryanair" gives "Ryanair", named where nothing ends)."""
+    said = query_terms(second)
+    naming = [c for c in CLAUSE.findall(text) if query_terms(c) & said]
+    return bool(naming) and all(lang.ends(c, question) for c in naming)
 
 
 def _stands(second: str, question: str, first: str, messages: Sequence[EvidenceMessage]) -> bool:
