@@ -20,7 +20,9 @@ _WHEN = re.compile(r"什么时候|什麼時候|哪天|哪一天|几号|幾號|�
 _NOW = re.compile(r"今天|今晚|昨天|明天|前天|后天|多久|多长时间|[一二两三四五六七八九十几\d]+(?:天|周|个月|年)前|"
                   r"[上下这本]周|[上下这本]个?月|今年|去年|明年|最近|现在几")
 
-_PAST = re.compile(r"之前|以前|原来|最初|本来|原本|起初|当初|先前|从前")
+#: An earlier state asked about: "之前", "原来"; the first of all too ("一开始定在哪天", "最早定在哪天"), which
+#: names no tense in Chinese.
+_PAST = re.compile(r"之前|以前|原来|最初|最早|一开始|本来|原本|起初|当初|先前|从前")
 #: A yes-or-no question: 吗 at the end, or an "A不A" form ("王芳还住在成都吗", "是不是", "有没有").
 _YES_NO = re.compile(r"[吗嗎][？?！!。]?\s*$|是不是|有没有|是否|([\u4e00-\u9fff])[不没]\1")
 #: A plan called off: "这次只能取消了", "不去了", "泡汤了".
