@@ -169,6 +169,8 @@ def read_later(question: str, first: str, sources: Sequence[int], messages: Sequ
     said_by = [numbered[n - 1] for n in supported]
     if only_asked(question, second, said_by, messages, views):
         return None  # the person asked about asking, not saying: "Are we rebooking Krakow for spring then?"
+    if not any(about_asked(question, second, m, messages, views) for m in said_by):
+        return None  # another's life: "she's been in Brisbane since August", asked where Aroha lives
     near = closeness([*first_sources, *said_by]) if not still else None
     if near is not None and (float(max(near[len(first_sources):]))
                              < float(max(near[: len(first_sources)])) - SAME_CLOSENESS):
@@ -196,11 +198,35 @@ def only_asked(question: str, answer: str, sources: Sequence[EvidenceMessage],
     said = query_terms(answer) - query_terms(question)
     if not named or not said or not sources:
         return False
-    for m in sources:
-        naming = [s.strip() for s in SENTENCE.findall(m.text) if query_terms(s) & said]
-        if m.speaker not in named or not naming or not all(s.endswith(_ASKING) for s in naming):
-            return False
-    return True
+    return all(m.speaker in named and only_asking(m.text, said) for m in sources)
+
+
+def only_asking(text: str, said: set[str]) -> bool:
+    """Whether ``text`` names ``said`` (terms) and every sentence of it that does is a question."""
+    naming = [s.strip() for s in SENTENCE.findall(text) if query_terms(s) & said]
+    return bool(naming) and all(s.endswith(_ASKING) for s in naming)
+
+
+def about_asked(question: str, answer: str, line: EvidenceMessage, messages: Sequence[EvidenceMessage],
+                views: EvidenceViews) -> bool:
+    """Whether ``line``, which names ``answer``, may be about a person ``question`` asks
+    about: written by them, not only asking about it (:func:`only_asked`); or written by
+    someone else to them (its language's word for the one written to: "How's Glasgow in
+    March?" is not, "How's your flat in Glasgow?" is) or naming them. Read again for
+    where Aroha lives now, the bundled reader took "Brisbane" from her brother's "yeah
+    she's been in Brisbane since August" (her friend's cousin) after her own "Did
+    Leilani's cousin end up going to Brisbane?"; asked where Ingrid works, "Accra" from
+    Chidi's line about his own life. True where the question names no one of the chat,
+    for a line no person wrote (an assistant's reply drafts the user's own words), and
+    for a line in a language whose module knows no pronouns."""
+    from .someone_else import PERSON_ROLES  # here: someone_else reads this module's sentences
+
+    named, people = views.named(question, messages)
+    if not named or line.role not in PERSON_ROLES or not lang.knows_pronouns(line.text):
+        return True
+    if line.speaker in named:
+        return not only_asked(question, answer, [line], messages, views)
+    return bool(views(line).stems & people) or lang.speaks_to(line.text)
 
 
 def only_people(answer: str, messages: Sequence[EvidenceMessage]) -> bool:

@@ -44,6 +44,7 @@ from .. import lang
 from ..lang import query_terms
 from ..search.types import EvidenceMessage
 from .evidence import EvidenceViews
+from .later_reading import only_asking
 
 #: The setting's name for this step (``[answer] checks``).
 NAME = "someone_else"
@@ -63,7 +64,11 @@ def others_own(question: str, answer: str, sources: Sequence[EvidenceMessage], e
     if not named:
         return False
     echoes = replies(answer, question, sources, named, people, views)
-    return all(_of_their_own(m, named, people, views) for m in sources if m.message_id not in echoes)
+    # A line that only asks about the answer tells nothing of the writer's life: "陈一鸣是谁??? 我错过了什么"
+    # (who is he? what did I miss), to the asked person, whose reply says he is her boyfriend.
+    said = query_terms(answer) - query_terms(question)
+    return all(_of_their_own(m, named, people, views) and not only_asking(m.text, said)
+               for m in sources if m.message_id not in echoes)
 
 
 def replies(answer: str, question: str, sources: Sequence[EvidenceMessage], named: set[str], people: set[str],

@@ -39,8 +39,9 @@ from .base import EMAIL, MONEY_SIGN, PHONE, WORD, Language, iso_dates, long_date
 __all__ = ["EMAIL", "PHONE", "REGISTRY", "Language", "annotate", "asks_about_earlier", "asks_about_now",
            "asks_about_past", "asks_closed", "asks_first", "asks_when", "asks_yes_no", "calls_off", "cancelled",
            "dates_in", "days_written", "denies", "detect", "ends", "get", "hedges",
-           "kinds_asked", "long_date", "message_date", "money_patterns", "of", "planned_dates", "query_terms",
-           "says_no", "stated_days", "subject_terms", "term_spans", "word_stems", "writes_day"]
+           "kinds_asked", "knows_pronouns", "long_date", "message_date", "money_patterns", "of", "planned_dates",
+           "query_terms", "says_no", "speaks_of_self", "speaks_to", "stated_days", "subject_terms", "term_spans",
+           "word_stems", "writes_day"]
 
 NEUTRAL = Language()
 REGISTRY: dict[str, Language] = {"en": en.LANGUAGE, "zh": zh.LANGUAGE, "ja": ja.LANGUAGE, "de": de.LANGUAGE}
@@ -233,6 +234,19 @@ def speaks_of_self(text: str) -> bool:
     """Whether ``text``'s writer speaks of themself, not to the one they write to, in its own
     language's words (False where its module knows none)."""
     return of(text).speaks_of_self(text)
+
+
+def speaks_to(text: str) -> bool:
+    """Whether ``text`` is written to the one it is sent to, in its own language's words
+    ("you", "du", "你"; False where its module knows none)."""
+    return of(text).speaks_to(text)
+
+
+def knows_pronouns(text: str) -> bool:
+    """Whether ``text``'s language module knows how a writer names themself and the one
+    they write to (``self_pattern``, ``addressee_pattern``)."""
+    language = of(text)
+    return language.self_pattern is not None and language.addressee_pattern is not None
 
 
 def cancelled(question: str) -> str:
