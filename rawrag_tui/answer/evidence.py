@@ -149,11 +149,9 @@ class EvidenceViews:
         not a speaker among ``messages``, not one of ``not_subject`` (a check's question words)
         and not a word that only asks whether a state goes on (its language's
         ``continuation_terms``: "currently", 现在): a line saying "currently" or 现在 is
-        on no subject the question asks about for it; nor one that only places the
-        question before now (``time_terms``: "before", "originally", 一开始)."""
-        language = lang.of(question)
+        on no subject the question asks about for it."""
         return (subject_terms(question) - self.speakers(messages, question) - set(not_subject)
-                - language.continuation_terms(question) - language.time_terms(question))
+                - lang.of(question).continuation_terms(question))
 
 
 def _terms_as_in(question: str, name: str) -> set[str]:

@@ -289,17 +289,6 @@ class Language:
         "still" in "Is she still in York?", "these days"; a CJK bigram holding 还 or まだ)."""
         return {term for _, _, _, term in self._continuing(question)}
 
-    def time_terms(self, question: str) -> set[str]:
-        """The terms of ``question`` that only place it in time, before now: its words for
-        an earlier state or the first of all (:attr:`earlier_pattern`, :attr:`first_pattern`:
-        "before", "originally", 之前, 一开始, 最初), and a CJK bigram overlapping one ("始定" of
-        一开始定在). Like the words asking whether a state goes on, they name no subject."""
-        spans = [m.span() for p in (self.earlier_pattern, self.first_pattern) if p for m in p.finditer(question)]
-        if not spans:
-            return set()
-        return {term for start, end, _, term in self.tokens(question)
-                if any(start < until and end > since for since, until in spans)}
-
     def continuation_spans(self, question: str) -> list[tuple[int, int]]:
         """Where ``question`` writes a whole word of :data:`continuation` ("now" in "Where
         does Ines live now?") or a phrase of :data:`continuation_phrases`. None in CJK text:
@@ -347,12 +336,6 @@ class Language:
         Bristol with him" is the writer's own fact; "How's Glasgow?" and "I loved
         your flat" may be about the other. False where the module knows no such words."""
         return self._says(self.self_pattern, text) and not self._says(self.addressee_pattern, text)
-
-    def speaks_to(self, text: str) -> bool:
-        """Whether ``text`` is written to the one it is sent to (:attr:`addressee_pattern`:
-        "How's Glasgow?" has no such word, "How's your flat?" has). False where the module
-        knows no such words."""
-        return self._says(self.addressee_pattern, text)
 
     #: A question the small reader misreads, and the words that say what it asks,
     #: written before its question mark in the reader's prompt (:meth:`for_reader`).
