@@ -337,6 +337,12 @@ class Language:
         your flat" may be about the other. False where the module knows no such words."""
         return self._says(self.self_pattern, text) and not self._says(self.addressee_pattern, text)
 
+    def speaks_to(self, text: str) -> bool:
+        """Whether ``text`` is written to the one it is sent to (:attr:`addressee_pattern`:
+        "How's Glasgow?" has no such word, "How's your flat?" has). False where the module
+        knows no such words."""
+        return self._says(self.addressee_pattern, text)
+
     #: A question the small reader misreads, and the words that say what it asks,
     #: written before its question mark in the reader's prompt (:meth:`for_reader`).
     reader_hints: ClassVar[tuple[tuple[re.Pattern[str], str], ...]] = ()
