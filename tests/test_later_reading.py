@@ -6,6 +6,7 @@ reader double; the bundled reader on a real store at the end."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -397,5 +398,7 @@ def test_the_bundled_reader_reads_the_renamed_cats_latest_statement(open_memory)
     mem.import_path(ENGLISH_CHATS, "locomo")
     answer = mem.ask("What is the name of Hannah's cat?", date="2026-01-18")
     assert answer.reader_said == "Biscuit" and answer.answer == "Miso", (answer.answer, answer.correction)
-    assert "read again from the 2 later messages of that conversation" in answer.correction
+    # How many later lines are read depends on which the timeline marks latest (the embedder's
+    # closeness, which moves a little between CPUs): 2 on one VM, 1 on another; the statement is one.
+    assert re.search(r"read again from the \d later messages? of that conversation", answer.correction)
     assert [c.how for c in answer.citations] == ["matched"] and "Miso now" in answer.citations[0].text
