@@ -181,7 +181,7 @@ def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], v
     text, _ = render([m], {m.message_id: around_ending(body, question)}, latest)
     second = read(text).strip()
     if (_stands(second, question, first, messages) and match_sources(second, question, [m], views)
-            and not _what_ended(m.text, second, question)):
+            and not _what_ended(m, second, question, messages, views)):
         return EndedReading(second, newest, earlier)
     if before is None:
         return None
@@ -207,15 +207,20 @@ def read_ended(question: str, first: str, messages: Sequence[EvidenceMessage], v
 CLAUSE = re.compile(r"[^.!?。！？\n,;，；、]+")
 
 
-def _what_ended(text: str, second: str, question: str) -> bool:
-    """Whether every clause of ``text`` that names ``second`` (shares a term with it)
-    says a state ended: then it is what ended, not the new state. "搬完了! 深圳的房子也退了,
-    东莞这边走路十分钟就到公司" (full-width marks in the chat) ends 深圳 and names 东莞 as the
-    new state; read again with 东莞 hidden, the bundled reader answered 深圳 (where "I left
-    Aer Lingus in January, now at Ryanair" gives "Ryanair", named where nothing ends)."""
+def _what_ended(line: EvidenceMessage, second: str, question: str, messages: Sequence[EvidenceMessage],
+                views: EvidenceViews) -> bool:
+    """Whether ``second`` is what ``line`` says ended, not the new state: an earlier
+    message of the evidence names it, and every clause of ``line`` naming it (shares
+    a term with it) says a state ended. "搬完了! 深圳的房子也退了, 东莞这边走路十分钟就到公司"
+    (full-width marks in the chat) ends 深圳, named before, and names 东莞 as the new
+    state; read again with 东莞 hidden, the bundled reader answered 深圳. "I've switched
+    to Brighton" says a change where it names the new team, which no earlier line names."""
     said = query_terms(second)
-    naming = [c for c in CLAUSE.findall(text) if query_terms(c) & said]
-    return bool(naming) and all(lang.ends(c, question) for c in naming)
+    naming = [c for c in CLAUSE.findall(line.text) if query_terms(c) & said]
+    if not naming or not all(lang.ends(c, question) for c in naming):
+        return False
+    before = [m for m in messages if m.timestamp and line.timestamp and m.timestamp < line.timestamp]
+    return bool(match_sources(second, question, before, views))
 
 
 def _stands(second: str, question: str, first: str, messages: Sequence[EvidenceMessage]) -> bool:
