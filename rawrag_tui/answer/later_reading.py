@@ -35,7 +35,10 @@ right, read again the province of a trip a later line cancels; LoCoMo's
 "What activities does Melanie partake in?": "Learning and growing"); and
 where not every message it is taken from is the person asked about asking
 (:func:`only_asked`: asked where Tamsin lives, the reader read again took
-"Krakow" from her "Are we rebooking Krakow for spring then?", a trip).
+"Krakow" from her "Are we rebooking Krakow for spring then?", a trip); and
+where one of them is about the person asked (:func:`about_asked`: theirs,
+or written to them or naming them; asked where Aroha lives, "Brisbane" came
+from her brother's "yeah she's been in Brisbane since August", a cousin's).
 Otherwise the first stands. No word of any language is read:
 terms are each language's own (lang), and which message is later is its
 send time.

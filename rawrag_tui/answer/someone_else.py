@@ -16,6 +16,8 @@ answer comes from (its citations, or the messages that support it) is:
   drafts the user's own words, "Hello, I see my check-up has moved to 3
   March");
 - without the asked person's name;
+- not only asking about the answer (every sentence naming it a question:
+  "陈一鸣是谁??? 我错过了什么", who is he?, tells nothing of the writer's life);
 - in the first person singular and not addressed to the one it is written
   to (the line's language module, ``lang.speaks_of_self``: "I", "my",
   "ich", "我", "私"; not "we", which may include the person asked about,
