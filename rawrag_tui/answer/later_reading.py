@@ -72,6 +72,9 @@ from .prompts import is_abstention
 
 #: The setting's name for this step (``[answer] checks``).
 NAME = "later_reading"
+#: The role a person writes in (an import's "assistant", "system", "tool", and "other" for a
+#: bot or an unknown sender, are no one's life): answer/someone_else.py reads it too.
+PERSON_ROLES = frozenset({"user"})
 #: Cosines closer than this are "as close" (the gate in :func:`read_later`):
 #: "Horizontal rain. I genuinely love it here though." scored 0.200 against
 #: 0.201 for "Bristol life is the same as ever" asked where Amir lives; the
@@ -222,8 +225,6 @@ def about_asked(question: str, answer: str, line: EvidenceMessage, messages: Seq
     Chidi's line about his own life. True where the question names no one of the chat,
     for a line no person wrote (an assistant's reply drafts the user's own words), and
     for a line in a language whose module knows no pronouns."""
-    from .someone_else import PERSON_ROLES  # here: someone_else reads this module's sentences
-
     named, people = views.named(question, messages)
     if not named or line.role not in PERSON_ROLES or not lang.knows_pronouns(line.text):
         return True

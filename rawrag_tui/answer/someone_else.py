@@ -46,13 +46,10 @@ from .. import lang
 from ..lang import query_terms
 from ..search.types import EvidenceMessage
 from .evidence import EvidenceViews
-from .later_reading import only_asking
+from .later_reading import PERSON_ROLES, only_asking
 
 #: The setting's name for this step (``[answer] checks``).
 NAME = "someone_else"
-#: The role a person writes in (an import's "assistant", "system", "tool", and "other" for a
-#: bot or an unknown sender, are no one's life).
-PERSON_ROLES = frozenset({"user"})
 
 
 def others_own(question: str, answer: str, sources: Sequence[EvidenceMessage], evidence: Sequence[EvidenceMessage],
