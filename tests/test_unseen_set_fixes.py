@@ -7,15 +7,13 @@ call-off line plans, what an ending line ended, and whose life a question tells 
 
 from __future__ import annotations
 
+import numpy as np
+
 from rawrag_tui import lang
 from rawrag_tui.answer import ended_reading, later_reading, someone_else
 from rawrag_tui.answer.checks.cancelled_plans import check
 from rawrag_tui.answer.evidence import EvidenceViews
-from tests.test_later_reading import Answers, msg
-
-
-def read_by(reader):
-    return lambda text: next(iter(reader.answer(text)))
+from tests.test_later_reading import Answers, msg, read_by
 
 
 AROHA = [
@@ -38,7 +36,7 @@ def test_a_second_answer_from_another_persons_news_is_not_the_asked_persons_stat
     assert later_reading.about_asked(WHERE_AROHA, "Brisbane", naming, [*AROHA, naming], views)
     # The reading again: "Brisbane" over the later lines does not replace "Dunedin".
     later = later_reading.read_later(WHERE_AROHA, "Dunedin", [1], AROHA, views, read_by(Answers("Brisbane")),
-                                     lambda ms: __import__("numpy").ones(len(ms)))
+                                     lambda ms: np.ones(len(ms)))
     assert later is None
 
 
