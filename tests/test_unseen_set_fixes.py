@@ -15,7 +15,6 @@ from rawrag_tui.answer.checks.cancelled_plans import check
 from rawrag_tui.answer.evidence import EvidenceViews
 from tests.test_later_reading import Answers, msg, read_by
 
-
 AROHA = [
     msg(1, "Fortnight in Dunedin done. The flat is freezing", "2025-04-20T10:00:00", "Aroha"),
     msg(2, "told you. get a heat pump", "2025-04-20T10:05:00", "Wiremu"),
